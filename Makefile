@@ -1,0 +1,41 @@
+# The two commands: `make run` (set up, load the demo, serve with worker and beat) and `make test`.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+# Django 6 needs Python 3.12+: take the newest interpreter that actually runs.
+PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
+	$$HOME/.pyenv/versions/3.14*/bin/python3 $$HOME/.pyenv/versions/3.13*/bin/python3 \
+	$$HOME/.pyenv/versions/3.12*/bin/python3 python3; do \
+	  if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
+	    command -v $$p; break; fi; done)
+PORT ?= 8000
+
+.PHONY: run test venv demo lint bench clean
+
+$(VENV)/.installed: requirements.lock
+	@if [ -z "$(PYTHON)" ]; then \
+	  echo "genius needs Python 3.12 or newer (Django 6). Install one, e.g. 'apt-get install python3.12' or 'pyenv install 3.13', then run make again."; \
+	  exit 1; fi
+	@echo "Using $(PYTHON)"
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	touch $@
+
+venv: $(VENV)/.installed
+
+run: venv
+	$(PY) manage.py migrate --no-input
+	$(PY) manage.py collectstatic --no-input --verbosity 0
+	$(PY) manage.py load_demo
+	$(PY) manage.py serve_all --port $(PORT)
+
+test: venv
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,107 @@
+"""The game state, its settings, the stack of owed decisions, and their JSON round trip."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from .pieces import PIECES
+
+FULL_DECK = (0, 1, 2, 3, 4)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Choices the host makes; the defaults are the rulings in docs/rulings/middle_marathon.md."""
+
+    # "When there are only pieces of one color": does the purple Movement piece count as a colour?
+    neutral_is_a_colour: bool = True
+    # Force's and Reflect's 0 say "select a piece" (not "another piece"): may they pick themselves?
+    zero_may_target_itself: bool = True
+    # Are the cards thrown away by Movement's 0 announced (True) or only the number of them (False)?
+    discards_public: bool = True
+    placement_points: tuple[int, ...] = (0, 2, 3, 4, 6, 4, 3, 2, 0)
+    # The clocks are run by the site, not the rules; they live here so a host sets them with the game.
+    turn_seconds: int = 60
+    interaction_seconds: int = 30
+    off_turn_decision_seconds: int = 60
+    reserve_seconds: int = 600
+    reserve_increment_seconds: int = 30
+
+
+@dataclass
+class Task:
+    """One ability waiting on its owner's choice; the stack of these is resolved top first.
+
+    kind is force_companion, force_lock, gravity, reflect, reflect_reverse, swap or discard.
+    """
+
+    kind: str
+    seat: int
+    piece: str
+    away: bool = False  # Gravity played with a 0: push instead of pull
+    sides: list[str] = field(default_factory=list)  # Gravity's parts not yet declared: "ahead", "behind"
+    direction: int = 0  # Force/Reflect: direction (+1 forwards, -1 backwards) of the move that triggered it
+    distance: int = 0
+    start: int = 0  # Force: where it moves from and to once its companion is chosen
+    end: int = 0
+
+
+@dataclass
+class State:
+    settings: Settings
+    first_player: int
+    turn: int  # 1, 2, 3 ... turns alternate between the seats
+    to_move: int
+    positions: dict[str, int]  # pieces on the board only
+    finished: list[str]  # finishing order so far: index 0 finished 1st
+    hands: list[list[int]]  # the cards each seat has not used yet, sorted
+    locked_until: dict[str, int]  # piece -> last turn number it cannot move
+    reversed_until: dict[str, int]
+    stack: list[Task]
+    played: list[dict[str, Any]]  # {turn, seat, card, piece}: public
+    discards: list[dict[str, Any]]  # {turn, seat, cards}
+    decisions: list[dict[str, Any]]  # {turn, seat, kind, piece, choice, forced}: what the clocks count
+    log: list[str]  # the move log in words
+    result: dict[str, Any] | None = None
+
+
+def new_game(settings: Settings | None = None, first_player: int = 0) -> State:
+    """Every piece on space 1, both decks full, first_player (the DMO's choice) to play."""
+    if first_player not in (0, 1):
+        raise ValueError("first_player must be 0 or 1")
+    settings = settings or Settings()
+    if len(settings.placement_points) != len(PIECES):
+        raise ValueError("placement_points needs one value per piece (9)")
+    return State(
+        settings=settings,
+        first_player=first_player,
+        turn=1,
+        to_move=first_player,
+        positions={piece: 1 for piece in PIECES},
+        finished=[],
+        hands=[list(FULL_DECK), list(FULL_DECK)],
+        locked_until={},
+        reversed_until={},
+        stack=[],
+        played=[],
+        discards=[],
+        decisions=[],
+        log=[],
+    )
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    data = asdict(state)
+    data["settings"]["placement_points"] = list(state.settings.placement_points)
+    return copy.deepcopy(data)
+
+
+def state_from_json(data: dict[str, Any]) -> State:
+    data = copy.deepcopy(data)
+    raw = data.pop("settings")
+    raw["placement_points"] = tuple(raw["placement_points"])
+    settings = Settings(**{f.name: raw[f.name] for f in fields(Settings) if f.name in raw})
+    stack = [Task(**task) for task in data.pop("stack")]
+    return State(settings=settings, stack=stack, **data)

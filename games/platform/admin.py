@@ -1,0 +1,258 @@
+"""The hosts' admin: each host sees and runs only the games they host; every action goes through a service."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import Q
+
+from . import registry
+from .errors import NotAllowed, RoundClosed, StateChanged
+from .kit import RulesError
+from .models import AuditLog, Event, Game, LedgerAccount, LedgerEntry, Round, Season, SeasonPlayer, Seat, Submission
+from .services import games as game_services
+from .services import rounds
+from .services.audit import audit
+from .services.events import announcement_post
+
+
+class HostScoped:
+    """Staff hosts get in; what they see is limited to their own games (superusers see all)."""
+
+    game_path = "game"
+
+    def hosted(self, request):
+        return Game.objects.filter(hosts=request.user)
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.game_path}__hosts": request.user}).distinct()
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_add_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
+def run_service(request, label, fn):
+    try:
+        fn()
+        messages.success(request, f"{label}: done.")
+    except (RulesError, StateChanged, NotAllowed, RoundClosed) as exc:
+        messages.error(request, f"{label}: {exc.message}")
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    fields = ("number", "user", "reserve_seconds")
+    readonly_fields = ("number", "reserve_seconds")
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ("number", "status", "opens_at", "closes_at", "attempts", "last_error")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class GameAdminForm(forms.ModelForm):
+    seat_players = forms.CharField(required=False, help_text="Usernames to seat, separated by commas or spaces.")
+    announce = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
+                               help_text="Post a public announcement.")
+    announce_as = forms.ChoiceField(choices=[c for c in Event.Category.choices if c[0] != "result"],
+                                    required=False, initial="general")
+
+    class Meta:
+        model = Game
+        fields = ("season", "game_type", "name", "public", "settings", "seed", "hosts")
+        widgets = {"game_type": forms.Select(choices=[])}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["game_type"].widget.choices = registry.choices()
+        if self.instance.pk and self.instance.status != Game.Status.DRAFT:
+            for name in ("game_type", "seed", "season"):
+                self.fields[name].disabled = True
+
+
+@admin.register(Game)
+class GameAdmin(HostScoped, admin.ModelAdmin):
+    form = GameAdminForm
+    game_path = "id"
+    list_display = ("name", "game_type", "season", "status", "paused_at", "version")
+    list_filter = ("status", "game_type")
+    inlines = [SeatInline, RoundInline]
+    readonly_fields = ("status", "started_at", "finished_at", "paused_at", "hidden_state")
+    actions = ["start", "pause", "resume", "resolve_now", "extend_hour", "extend_day", "retry_failed"]
+
+    def get_queryset(self, request):
+        qs = admin.ModelAdmin.get_queryset(self, request)
+        return qs if request.user.is_superuser else qs.filter(hosts=request.user).distinct()
+
+    def has_add_permission(self, request, obj=None):
+        return request.user.is_staff and (request.user.is_superuser or Season.objects.filter(hosts=request.user).exists())
+
+    @admin.display(description="Hidden state (hosts only)")
+    def hidden_state(self, obj):
+        from django.utils.html import format_html
+
+        import json
+
+        return format_html("<pre>{}</pre>", json.dumps(obj.state, indent=1)[:20000])
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            created = game_services.game_create(
+                season=obj.season, game_type=obj.game_type, name=obj.name, settings=obj.settings,
+                public=obj.public, seed=obj.seed, hosts=[request.user], actor=request.user)
+            obj.pk = created.pk
+            obj.refresh_from_db()
+        else:
+            super().save_model(request, obj, form, change)
+            audit(action="game_edit", actor=request.user, game=obj, fields=list(form.changed_data))
+        names = [n for n in form.cleaned_data.get("seat_players", "").replace(",", " ").split() if n]
+        from django.contrib.auth import get_user_model
+
+        for name in names:
+            user = get_user_model().objects.filter(username=name).first()
+            if user is None:
+                messages.error(request, f"No player is called {name}.")
+                continue
+            run_service(request, f"Seat {name}", lambda u=user: game_services.game_seat(game=obj, user=u,
+                                                                                        actor=request.user))
+        if form.cleaned_data.get("announce"):
+            announcement_post(game=obj, text=form.cleaned_data["announce"],
+                              category=form.cleaned_data.get("announce_as") or "general", actor=request.user)
+            audit(action="announce", actor=request.user, game=obj)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        if request.user not in form.instance.hosts.all() and not request.user.is_superuser:
+            form.instance.hosts.add(request.user)
+
+    def _each(self, request, queryset, label, fn):
+        for game in queryset:
+            run_service(request, f"{label} {game.name}", lambda g=game: fn(g))
+
+    @admin.action(description="Start the selected games")
+    def start(self, request, queryset):
+        self._each(request, queryset, "Start", lambda g: game_services.game_start(game=g, actor=request.user))
+
+    @admin.action(description="Pause")
+    def pause(self, request, queryset):
+        self._each(request, queryset, "Pause", lambda g: game_services.game_pause(game=g, actor=request.user))
+
+    @admin.action(description="Resume")
+    def resume(self, request, queryset):
+        self._each(request, queryset, "Resume", lambda g: game_services.game_resume(game=g, actor=request.user))
+
+    @admin.action(description="Resolve the open round now")
+    def resolve_now(self, request, queryset):
+        self._each(request, queryset, "Resolve", lambda g: rounds.round_resolve_now(game=g, actor=request.user))
+
+    @admin.action(description="Extend the open round by 1 hour")
+    def extend_hour(self, request, queryset):
+        self._each(request, queryset, "Extend", lambda g: game_services.round_extend(
+            game=g, by=timedelta(hours=1), actor=request.user))
+
+    @admin.action(description="Extend the open round by 24 hours")
+    def extend_day(self, request, queryset):
+        self._each(request, queryset, "Extend", lambda g: game_services.round_extend(
+            game=g, by=timedelta(hours=24), actor=request.user))
+
+    @admin.action(description="Retry a failed round")
+    def retry_failed(self, request, queryset):
+        self._each(request, queryset, "Retry", lambda g: rounds.round_retry(game=g, actor=request.user))
+
+
+class ReadOnlyHostScoped(HostScoped):
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Submission)
+class SubmissionAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
+    game_path = "round__game"
+    list_display = ("round", "seat", "created_at", "final")
+    list_filter = ("final",)
+    readonly_fields = ("round", "seat", "payload", "final", "created_at")
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
+    list_display = ("game", "round_number", "kind", "category", "seat", "text")
+    list_filter = ("kind", "category")
+    search_fields = ("text",)
+
+
+@admin.register(AuditLog)
+class AuditLogAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
+    list_display = ("created_at", "actor", "action", "game")
+    list_filter = ("action",)
+
+    def get_queryset(self, request):
+        qs = admin.ModelAdmin.get_queryset(self, request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(Q(game__hosts=request.user) | Q(season__hosts=request.user, game__isnull=True)).distinct()
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ("name", "created_at")
+    filter_horizontal = ("hosts",)
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        return qs if request.user.is_superuser else qs.filter(hosts=request.user)
+
+
+@admin.register(SeasonPlayer)
+class SeasonPlayerAdmin(admin.ModelAdmin):
+    list_display = ("user", "season", "eliminated")
+
+
+@admin.register(LedgerAccount)
+class LedgerAccountAdmin(admin.ModelAdmin):
+    list_display = ("user", "season", "game", "what", "item", "balance")
+    list_filter = ("what",)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(LedgerEntry)
+class LedgerEntryAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "account", "delta", "balance_after", "reason", "actor")
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,27 @@
+"""JSON errors with per-field messages and the right status codes."""
+
+from __future__ import annotations
+
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_handler
+
+from ..errors import NotAllowed, RoundClosed, StateChanged
+from ..kit import RulesError
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, RulesError):
+        field = exc.field or "non_field_errors"
+        return Response({"detail": exc.message, "errors": {field: [exc.message]}}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RoundClosed):
+        closed = exc.closed_at.isoformat() if exc.closed_at else None
+        return Response({"detail": exc.message, "closed_at": closed}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, StateChanged):
+        return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, NotAllowed):
+        return Response({"detail": exc.message}, status=status.HTTP_403_FORBIDDEN)
+    response = drf_handler(exc, context)
+    if response is not None and isinstance(response.data, dict) and "detail" not in response.data:
+        response.data = {"detail": "Some fields need another look.", "errors": response.data}
+    return response

@@ -1,0 +1,94 @@
+"""Input and output shapes of the API. Game state itself is the observation: a JSON object."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from ..models import Event
+
+
+class GameListItemOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    type = serializers.CharField()
+    status = serializers.CharField()
+    season = serializers.CharField()
+    role = serializers.CharField()
+
+
+class ObservationOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    type = serializers.CharField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    viewer = serializers.DictField()
+    players = serializers.ListField(child=serializers.DictField())
+    round = serializers.DictField(allow_null=True)
+    clock = serializers.DictField(allow_null=True)
+    announcements = serializers.ListField(child=serializers.DictField())
+    inbox = serializers.ListField(child=serializers.DictField())
+    state = serializers.DictField()
+
+
+class EventOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    category = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True)
+    text = serializers.CharField()
+    to = serializers.CharField(allow_null=True)
+    at = serializers.CharField()
+
+
+class FeedOut(serializers.Serializer):
+    version = serializers.IntegerField()
+    events = EventOut(many=True)
+
+
+class SubmissionIn(serializers.Serializer):
+    round = serializers.IntegerField(min_value=0, help_text="The round this submission is for.")
+    payload = serializers.DictField(help_text="The round's form, as the game type defines it.")
+    final = serializers.BooleanField(default=False, help_text="Mark it final (the round may close early).")
+
+
+class SubmissionOut(serializers.Serializer):
+    round = serializers.IntegerField()
+    payload = serializers.DictField()
+    final = serializers.BooleanField()
+    saved_at = serializers.CharField()
+
+
+class ActionIn(serializers.Serializer):
+    payload = serializers.DictField(help_text="The move or decision, as the game type defines it.")
+
+
+class AnnounceIn(serializers.Serializer):
+    text = serializers.CharField(max_length=4000)
+    category = serializers.ChoiceField(choices=[c for c in Event.Category.choices if c[0] != "result"],
+                                       default="general")
+
+
+class ExtendIn(serializers.Serializer):
+    minutes = serializers.IntegerField(min_value=1, max_value=60 * 24 * 7)
+
+
+class SeatIn(serializers.Serializer):
+    username = serializers.CharField()
+
+
+class GameCreateIn(serializers.Serializer):
+    season = serializers.IntegerField()
+    type = serializers.CharField()
+    name = serializers.CharField(max_length=120)
+    settings = serializers.DictField(required=False, default=dict)
+    public = serializers.BooleanField(default=True)
+
+
+class BalanceOut(serializers.Serializer):
+    season = serializers.CharField()
+    balances = serializers.DictField(child=serializers.IntegerField())
+
+
+class DetailOut(serializers.Serializer):
+    detail = serializers.CharField()

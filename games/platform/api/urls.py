@@ -1,0 +1,28 @@
+"""API routes under /api/."""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+
+from . import views
+
+urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("token/", obtain_auth_token, name="api-token"),
+    path("me/balances/", views.MyBalancesApi.as_view(), name="api-balances"),
+    path("games/", views.GameListApi.as_view(), name="api-games"),
+    path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:game_id>/feed/", views.FeedApi.as_view(), name="api-feed"),
+    path("games/<int:game_id>/submission/", views.SubmissionApi.as_view(), name="api-submission"),
+    path("games/<int:game_id>/action/", views.ActionApi.as_view(), name="api-action"),
+    path("games/<int:game_id>/ops/<slug:name>/", views.OperationApi.as_view(), name="api-operation"),
+    path("games/<int:game_id>/host/announce/", views.HostAnnounceApi.as_view(), name="api-host-announce"),
+    path("games/<int:game_id>/host/extend/", views.HostExtendApi.as_view(), name="api-host-extend"),
+    path("games/<int:game_id>/host/pause/", views.HostPauseApi.as_view(), name="api-host-pause"),
+    path("games/<int:game_id>/host/resume/", views.HostResumeApi.as_view(), name="api-host-resume"),
+    path("games/<int:game_id>/host/resolve/", views.HostResolveApi.as_view(), name="api-host-resolve"),
+    path("games/<int:game_id>/host/retry/", views.HostRetryApi.as_view(), name="api-host-retry"),
+    path("games/<int:game_id>/host/start/", views.HostStartApi.as_view(), name="api-host-start"),
+    path("games/<int:game_id>/host/seat/", views.HostSeatApi.as_view(), name="api-host-seat"),
+]

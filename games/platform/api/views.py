@@ -1,0 +1,230 @@
+"""API views: one per operation; each validates, calls a service and answers with the observation."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.contrib.auth import get_user_model
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from .. import registry
+from ..errors import NotAllowed
+from ..models import Game, Season, Submission
+from ..observation import event_dict, observe, viewer_or_404, visible_events, visible_games
+from ..services import games as game_services
+from ..services import live, rounds
+from ..services.events import announcement_post
+from ..services.ledger import balances
+from . import serializers as s
+
+
+def game_for(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    return game, viewer_or_404(game, request.user)
+
+
+def player_seat(viewer):
+    if viewer.role != "player":
+        raise NotAllowed("Only a player seated in this game can do that.")
+    return viewer.seat
+
+
+def host_only(game, viewer):
+    if viewer.role != "host":
+        raise NotAllowed("Only a host of this game can do that.")
+
+
+class GameListApi(APIView):
+    @extend_schema(responses=s.GameListItemOut(many=True), summary="Games you may open")
+    def get(self, request):
+        rows = []
+        for game in visible_games(request.user).select_related("season").order_by("-id")[:200]:
+            viewer = viewer_or_404(game, request.user)
+            rows.append({"id": game.id, "name": game.name, "type": game.game_type, "status": game.status,
+                         "season": game.season.name, "role": viewer.role})
+        return Response(rows)
+
+    @extend_schema(request=s.GameCreateIn, responses={201: s.ObservationOut}, summary="Create a game (hosts)")
+    def post(self, request):
+        data = s.GameCreateIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        season = get_object_or_404(Season, pk=data.validated_data["season"])
+        if not (request.user.is_authenticated and (request.user.is_superuser
+                                                   or season.hosts.filter(pk=request.user.pk).exists())):
+            raise NotAllowed("Only a host of this season can create its games.")
+        try:
+            registry.get(data.validated_data["type"])
+        except LookupError:
+            from ..kit import RulesError
+
+            raise RulesError("No such game type.", field="type") from None
+        game = game_services.game_create(
+            season=season, game_type=data.validated_data["type"], name=data.validated_data["name"],
+            settings=data.validated_data["settings"], public=data.validated_data["public"],
+            hosts=[request.user], actor=request.user,
+        )
+        return Response(observe(game, viewer_or_404(game, request.user)), status=status.HTTP_201_CREATED)
+
+
+class GameDetailApi(APIView):
+    @extend_schema(responses=s.ObservationOut, summary="What you may see of a game")
+    def get(self, request, game_id: int):
+        game, viewer = game_for(request, game_id)
+        return Response(observe(game, viewer))
+
+
+class FeedApi(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Only events after this id")],
+        responses={200: s.FeedOut, 304: None},
+        summary="New public announcements (and your own reveals) since `after`",
+    )
+    def get(self, request, game_id: int):
+        game, viewer = game_for(request, game_id)
+        try:
+            after = int(request.query_params.get("after", 0))
+        except ValueError:
+            after = 0
+        events = [event_dict(e) for e in visible_events(game, viewer).filter(id__gt=after)[:500]]
+        return Response({"version": game.version, "events": events})
+
+
+class SubmissionApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses={200: s.SubmissionOut(many=True)}, summary="Your saved versions for the current round")
+    def get(self, request, game_id: int):
+        game, viewer = game_for(request, game_id)
+        seat = player_seat(viewer)
+        versions = Submission.objects.filter(seat=seat).select_related("round").order_by("round__number", "created_at")
+        return Response([{"round": v.round.number, "payload": v.payload, "final": v.final,
+                          "saved_at": v.created_at.isoformat()} for v in versions])
+
+    @extend_schema(request=s.SubmissionIn, responses={201: s.SubmissionOut, 409: s.DetailOut},
+                   summary="Save a new version of your submission")
+    def post(self, request, game_id: int):
+        game, viewer = game_for(request, game_id)
+        seat = player_seat(viewer)
+        data = s.SubmissionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        saved = rounds.submission_save(seat=seat, round_number=data.validated_data["round"],
+                                       payload=data.validated_data["payload"], final=data.validated_data["final"])
+        return Response({"round": data.validated_data["round"], "payload": saved.payload, "final": saved.final,
+                         "saved_at": saved.created_at.isoformat()}, status=status.HTTP_201_CREATED)
+
+
+class ActionApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=s.ActionIn, responses={200: s.ObservationOut, 409: s.DetailOut},
+                   summary="Make a move or a decision in a live match")
+    def post(self, request, game_id: int):
+        game, viewer = game_for(request, game_id)
+        seat = player_seat(viewer)
+        data = s.ActionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = live.action_apply(seat=seat, payload=data.validated_data["payload"])
+        return Response(observe(game, viewer))
+
+
+class OperationApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=s.ActionIn, responses={200: s.ObservationOut, 409: s.DetailOut},
+                   summary="Run one of the game's operations (a trade, a purchase, a flip)")
+    def post(self, request, game_id: int, name: str):
+        game, viewer = game_for(request, game_id)
+        if viewer.role == "spectator":
+            raise NotAllowed("Spectators cannot act in a game.")
+        data = s.ActionIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = live.operation_run(game=game, viewer=viewer, name=name, payload=data.validated_data["payload"])
+        return Response(observe(game, viewer))
+
+
+class HostApi(APIView):
+    """Base for the host's operations: 403 unless a host of this game."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def host_game(self, request, game_id):
+        game, viewer = game_for(request, game_id)
+        host_only(game, viewer)
+        return game, viewer
+
+
+class HostAnnounceApi(HostApi):
+    @extend_schema(request=s.AnnounceIn, responses={201: s.EventOut}, summary="Post a public announcement")
+    def post(self, request, game_id: int):
+        game, _ = self.host_game(request, game_id)
+        data = s.AnnounceIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        event = announcement_post(game=game, text=data.validated_data["text"],
+                                  category=data.validated_data["category"], actor=request.user)
+        from ..services.audit import audit
+
+        audit(action="announce", actor=request.user, game=game, event=event.id)
+        return Response(event_dict(event), status=status.HTTP_201_CREATED)
+
+
+class HostExtendApi(HostApi):
+    @extend_schema(request=s.ExtendIn, responses=s.ObservationOut, summary="Extend the open round's window")
+    def post(self, request, game_id: int):
+        game, viewer = self.host_game(request, game_id)
+        data = s.ExtendIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        game_services.round_extend(game=game, by=timedelta(minutes=data.validated_data["minutes"]),
+                                   actor=request.user)
+        return Response(observe(game, viewer))
+
+
+def simple_host_api(service, summary):
+    class View(HostApi):
+        @extend_schema(request=None, responses=s.ObservationOut, summary=summary)
+        def post(self, request, game_id: int):
+            game, viewer = self.host_game(request, game_id)
+            service(game=game, actor=request.user)
+            game.refresh_from_db()
+            return Response(observe(game, viewer))
+
+    View.__name__ = service.__name__.title().replace("_", "") + "Api"
+    return View
+
+
+HostPauseApi = simple_host_api(game_services.game_pause, "Pause every clock of the game")
+HostResumeApi = simple_host_api(game_services.game_resume, "Resume the game")
+HostResolveApi = simple_host_api(rounds.round_resolve_now, "Resolve the open round now")
+HostRetryApi = simple_host_api(rounds.round_retry, "Reopen a failed round after fixing it")
+HostStartApi = simple_host_api(game_services.game_start, "Start the game")
+
+
+class HostSeatApi(HostApi):
+    @extend_schema(request=s.SeatIn, responses=s.ObservationOut, summary="Seat a player")
+    def post(self, request, game_id: int):
+        game, viewer = self.host_game(request, game_id)
+        data = s.SeatIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = get_user_model().objects.filter(username=data.validated_data["username"]).first()
+        if user is None:
+            from ..kit import RulesError
+
+            raise RulesError("No player has that username.", field="username")
+        game_services.game_seat(game=game, user=user, actor=request.user)
+        return Response(observe(game, viewer))
+
+
+class MyBalancesApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(responses=s.BalanceOut(many=True), summary="Your garnets and Tokens of Life per season")
+    def get(self, request):
+        seasons = Season.objects.filter(players__user=request.user)
+        return Response([{"season": season.name, "balances": balances(season=season, user=request.user)}
+                         for season in seasons])
+
+

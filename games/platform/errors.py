@@ -1,0 +1,39 @@
+"""Errors a service raises for the faces to turn into words and status codes."""
+
+from __future__ import annotations
+
+from .kit import RulesError
+
+__all__ = ["RulesError", "RoundClosed", "StateChanged", "NotAllowed", "NotEnough"]
+
+
+class RoundClosed(Exception):
+    """The round a submission was for is no longer open (HTTP 409)."""
+
+    def __init__(self, closed_at=None, message: str | None = None):
+        self.closed_at = closed_at
+        if message is None:
+            when = f" at {closed_at:%Y-%m-%d %H:%M:%S} UTC" if closed_at else ""
+            message = f"The round closed{when}; this submission was not saved."
+        super().__init__(message)
+        self.message = message
+
+
+class StateChanged(Exception):
+    """The game moved on while the request was on its way (HTTP 409)."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(Exception):
+    """The user may see this but may not do it (HTTP 403)."""
+
+    def __init__(self, message: str = "You may not do that."):
+        super().__init__(message)
+        self.message = message
+
+
+class NotEnough(RulesError):
+    """A payment larger than the balance (HTTP 400): a balance never goes below zero."""

@@ -1,0 +1,300 @@
+"""What the platform stores: seasons, games, seats, rounds and clocks, submissions, events, ledgers, audit."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings as conf
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Season(models.Model):
+    """A community season: its players' garnets and Tokens of Life carry from game to game."""
+
+    name = models.CharField(max_length=120)
+    hosts = models.ManyToManyField(conf.AUTH_USER_MODEL, related_name="hosted_seasons", blank=True)
+    settings = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SeasonPlayer(models.Model):
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="players")
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seasons")
+    eliminated = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["season", "user"], name="one_membership_per_season")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.season}"
+
+
+class Game(models.Model):
+    """One match of a registered game type. Its hidden state is read only through the observation."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SEEDING = "seeding", "Seeding"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="games")
+    game_type = models.CharField(max_length=40)
+    name = models.CharField(max_length=120)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    settings = models.JSONField(default=dict, blank=True)
+    seed = models.BigIntegerField(default=new_seed)
+    hosts = models.ManyToManyField(conf.AUTH_USER_MODEL, related_name="hosted_games", blank=True)
+    public = models.BooleanField(default=True, help_text="Spectators who are not logged in may watch.")
+    # The rules' state (JSON from the game's rules module); hidden: only the observation reads it.
+    state = models.JSONField(default=dict, blank=True)
+    # Bumped on every change anybody could see, so a feed poll with nothing new is one cheap query.
+    version = models.PositiveBigIntegerField(default=0)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status="finished") | Q(finished_at__isnull=True), name="only_finished_games_have_an_end"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+
+class Seat(models.Model):
+    """A player's place in a game; rules know seats by number 0..n-1."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    # Turn clocks: the reserve left, in seconds, used in fixed increments when a turn's time runs out.
+    reserve_seconds = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="one_seat_per_player"),
+            models.UniqueConstraint(fields=["game", "number"], name="one_player_per_seat"),
+            models.CheckConstraint(condition=Q(reserve_seconds__gte=0), name="reserve_never_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} (seat {self.number + 1})"
+
+
+class Round(models.Model):
+    """A numbered round window of a Main Match, opened and closed on the server's clock."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        RESOLVED = "resolved", "Resolved"
+        FAILED = "failed", "Failed (waiting for the hosts)"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    opens_at = models.DateTimeField()
+    closes_at = models.DateTimeField()
+    # While the game is paused, what was left of the window.
+    remaining_when_paused = models.DurationField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    reminder_sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="one_round_per_number"),
+            models.CheckConstraint(condition=Q(closes_at__gte=models.F("opens_at")), name="round_closes_after_it_opens"),
+        ]
+        indexes = [models.Index(fields=["status", "closes_at"], name="round_due_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.game} round {self.number}"
+
+    def time_left(self, now=None) -> timedelta:
+        if self.remaining_when_paused is not None:
+            return self.remaining_when_paused
+        return max(self.closes_at - (now or timezone.now()), timedelta(0))
+
+
+class TurnClock(models.Model):
+    """Whose turn or decision is pending in a live match, and when its time runs out.
+
+    Everything is a stored timestamp: a restart of every process loses no time and gives none away.
+    """
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="clock")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
+    kind = models.CharField(max_length=40, blank=True, help_text="turn, or the decision that is owed")
+    started_at = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    # How many reserve increments this decision has drawn; the reserve itself is on the seat.
+    increments_used = models.PositiveSmallIntegerField(default=0)
+    remaining_when_paused = models.DurationField(null=True, blank=True)
+    # Seconds left to a seat whose turn was interrupted by the other seat's decision, by seat number.
+    banked = models.JSONField(default=dict, blank=True)
+    # Bumped at each new turn or decision, so a precise ETA task for an old one does nothing.
+    generation = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        indexes = [models.Index(fields=["deadline"], name="clock_due_idx")]
+
+
+class Submission(models.Model):
+    """One saved version of a player's round submission. Append-only: the latest before the close counts."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="submissions")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="submissions")
+    payload = models.JSONField(default=dict)
+    final = models.BooleanField(default=False, help_text="The player marked it final.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["round", "seat", "created_at", "id"]
+        indexes = [models.Index(fields=["round", "seat", "-created_at"], name="latest_submission_idx")]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("Submissions are append-only: save a new version instead.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("Submissions are append-only: they are never deleted.")
+
+
+class Event(models.Model):
+    """An ordered event of a game: a public announcement, or a reveal to one seat's inbox."""
+
+    class Kind(models.TextChoices):
+        ANNOUNCEMENT = "announcement", "Announcement"
+        REVEAL = "reveal", "Reveal"
+
+    class Category(models.TextChoices):
+        RESULT = "result", "Result"
+        CLARIFICATION = "clarification", "Clarification"
+        ADDENDUM = "addendum", "Addendum"
+        ERRATUM = "erratum", "Erratum"
+        GENERAL = "general", "General"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    category = models.CharField(max_length=13, choices=Category.choices, default=Category.RESULT)
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, null=True, blank=True, related_name="inbox")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.TextField()
+    data = models.JSONField(default=dict, blank=True)
+    author = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(kind="reveal", seat__isnull=False) | Q(kind="announcement", seat__isnull=True)),
+                name="reveals_have_a_seat_announcements_none",
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "kind", "id"], name="event_feed_idx")]
+
+    def __str__(self) -> str:
+        return self.text[:60]
+
+
+class LedgerAccount(models.Model):
+    """A balance of one countable thing: garnets and Tokens of Life per season, chips/cards/points per game."""
+
+    class What(models.TextChoices):
+        CHIPS = "chips", "Chips"
+        CARDS = "cards", "Cards"
+        POINTS = "points", "Points"
+        GARNETS = "garnets", "Garnets"
+        TOKENS_OF_LIFE = "tokens_of_life", "Tokens of Life"
+
+    SEASON_WIDE = {What.GARNETS, What.TOKENS_OF_LIFE}
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="accounts")
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="accounts")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="accounts")
+    what = models.CharField(max_length=16, choices=What.choices)
+    item = models.CharField(max_length=20, blank=True, default="")
+    balance = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(balance__gte=0), name="balance_never_negative"),
+            models.UniqueConstraint(
+                fields=["season", "user", "game", "what", "item"], name="one_game_account_per_thing",
+                condition=Q(game__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["season", "user", "what", "item"], name="one_season_account_per_thing",
+                condition=Q(game__isnull=True),
+            ),
+            models.CheckConstraint(
+                condition=Q(what__in=["garnets", "tokens_of_life"], game__isnull=True)
+                | (~Q(what__in=["garnets", "tokens_of_life"]) & Q(game__isnull=False)),
+                name="season_things_have_no_game",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.what}{':' + self.item if self.item else ''} = {self.balance}"
+
+
+class LedgerEntry(models.Model):
+    """One change to an account, with its reason and where it came from."""
+
+    account = models.ForeignKey(LedgerAccount, on_delete=models.CASCADE, related_name="entries")
+    delta = models.IntegerField()
+    balance_after = models.IntegerField()
+    reason = models.CharField(max_length=200)
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    actor = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["account", "id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(balance_after__gte=0), name="entry_never_leaves_negative"),
+            models.CheckConstraint(condition=~Q(delta=0), name="entry_changes_something"),
+        ]
+
+
+class AuditLog(models.Model):
+    """Every host action, who did it, when, and with what."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="audit")
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, null=True, blank=True, related_name="audit")
+    actor = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
+    action = models.CharField(max_length=60)
+    detail = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor} {self.action}"

@@ -1,0 +1,162 @@
+"""The one door for game state: who a user is to a game, and what they may see of it.
+
+Every page, partial, feed and API response takes game data from `observe`; templates and serializers
+never read hidden models themselves.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q
+from django.http import Http404
+from django.utils import timezone
+
+from . import registry
+from .models import Event, Game, Round, Seat, Submission
+from .registry import Viewer
+from .services.clocks import seconds_left
+from .services.ledger import balances
+
+
+def viewer_for(game: Game, user) -> Viewer | None:
+    """The user's role in the game, or None when the game is not theirs to see at all."""
+    if getattr(user, "is_authenticated", False):
+        if user.is_superuser or game.hosts.filter(pk=user.pk).exists():
+            return Viewer(role="host", user=user)
+        seat = Seat.objects.filter(game=game, user=user).first()
+        if seat is not None:
+            seat.game = game
+            return Viewer(role="player", seat=seat, user=user)
+        return Viewer(role="spectator", user=user)
+    if game.public:
+        return Viewer(role="spectator")
+    return None
+
+
+def viewer_or_404(game: Game, user) -> Viewer:
+    viewer = viewer_for(game, user)
+    if viewer is None:
+        raise Http404("No such game.")
+    return viewer
+
+
+def visible_events(game: Game, viewer: Viewer):
+    """Announcements for all; reveals to their seat; everything to hosts and, after the end, to everyone."""
+    events = Event.objects.filter(game=game).select_related("seat__user")
+    if viewer.role == "host" or game.status == Game.Status.FINISHED:
+        return events
+    if viewer.role == "player":
+        return events.filter(Q(kind=Event.Kind.ANNOUNCEMENT) | Q(seat=viewer.seat))
+    return events.filter(kind=Event.Kind.ANNOUNCEMENT)
+
+
+def event_dict(event: Event) -> dict:
+    return {
+        "id": event.id,
+        "kind": event.kind,
+        "category": event.category,
+        "round": event.round_number,
+        "text": event.text,
+        "to": event.seat.user.username if event.seat_id else None,
+        "at": event.created_at.isoformat(),
+    }
+
+
+def current_round(game: Game) -> Round | None:
+    return game.rounds.order_by("-number").first()
+
+
+def round_dict(rnd: Round | None, now) -> dict | None:
+    if rnd is None:
+        return None
+    return {
+        "number": rnd.number,
+        "status": rnd.status,
+        "opens_at": rnd.opens_at.isoformat(),
+        "closes_at": rnd.closes_at.isoformat(),
+        "seconds_left": rnd.time_left(now).total_seconds() if rnd.status == Round.Status.OPEN else 0,
+        "paused": rnd.remaining_when_paused is not None,
+    }
+
+
+def clock_dict(game: Game, now) -> dict | None:
+    clock = getattr(game, "clock", None) if hasattr(game, "clock") else None
+    if clock is None or clock.seat_id is None:
+        return None
+    return {
+        "seat": clock.seat.number,
+        "player": clock.seat.user.username,
+        "kind": clock.kind,
+        "seconds_left": seconds_left(clock, now),
+        "paused": clock.remaining_when_paused is not None,
+    }
+
+
+def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
+    """Everything `viewer` may know about `game`, as plain data."""
+    now = timezone.now()
+    kind = registry.get(game.game_type)
+    seats = list(game.seats.select_related("user"))
+    rnd = current_round(game)
+    events = [event_dict(e) for e in visible_events(game, viewer).filter(id__gt=after_event)]
+    data = {
+        "id": game.id,
+        "name": game.name,
+        "type": kind.slug,
+        "type_name": kind.name,
+        "flow": kind.flow,
+        "season": {"id": game.season_id, "name": game.season.name},
+        "status": game.status,
+        "paused": game.paused_at is not None,
+        "version": game.version,
+        "viewer": {"role": viewer.role, "seat": viewer.seat_number},
+        "players": [{"seat": s.number, "name": s.user.username} for s in seats],
+        "round": round_dict(rnd, now),
+        "clock": clock_dict(game, now) if kind.flow == "turns" else None,
+        "announcements": [e for e in events if e["kind"] == Event.Kind.ANNOUNCEMENT],
+        "inbox": [e for e in events if e["kind"] == Event.Kind.REVEAL],
+        "state": kind.observation(game, viewer),
+    }
+    if viewer.role == "player":
+        data["submission"] = own_submission(viewer.seat, rnd)
+        data["balances"] = balances(season=game.season, user=viewer.user, game=game)
+    if viewer.role == "host":
+        data["submissions"] = all_submissions(rnd)
+        data["failed_round"] = failed_round(game)
+    return data
+
+
+def own_submission(seat: Seat, rnd: Round | None) -> dict | None:
+    if rnd is None:
+        return None
+    latest = Submission.objects.filter(round=rnd, seat=seat).order_by("-created_at", "-id").first()
+    if latest is None:
+        return None
+    return {"round": rnd.number, "payload": latest.payload, "final": latest.final,
+            "saved_at": latest.created_at.isoformat()}
+
+
+def all_submissions(rnd: Round | None) -> list[dict]:
+    if rnd is None:
+        return []
+    return [
+        {"seat": s.seat.number, "player": s.seat.user.username, "payload": s.payload, "final": s.final,
+         "saved_at": s.created_at.isoformat()}
+        for s in Submission.objects.filter(round=rnd).select_related("seat__user").order_by("seat__number", "created_at")
+    ]
+
+
+def failed_round(game: Game) -> dict | None:
+    rnd = game.rounds.filter(status=Round.Status.FAILED).first()
+    if rnd is None:
+        return None
+    return {"number": rnd.number, "attempts": rnd.attempts, "error": rnd.last_error}
+
+
+def visible_games(user):
+    """Games the user may open: public ones, their seats, their hosted ones (all for superusers)."""
+    if getattr(user, "is_superuser", False):
+        return Game.objects.all()
+    if getattr(user, "is_authenticated", False):
+        # Logged-in users may watch every game; non-public games are closed only to anonymous visitors.
+        return Game.objects.all()
+    return Game.objects.filter(public=True)

@@ -1,0 +1,151 @@
+"""The registry of game types: each game app registers one; the platform knows no game by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from .kit import Announce, Ledger, Reveal, RulesError
+
+if TYPE_CHECKING:
+    from django import forms
+
+    from .models import Game, Round, Seat
+
+
+@dataclass
+class Viewer:
+    """Who is looking: a seated player, a host of this game, or a spectator (logged in or not)."""
+
+    role: str  # "player", "host" or "spectator"
+    seat: Seat | None = None
+    user: Any = None
+
+    @property
+    def seat_number(self) -> int | None:
+        return self.seat.number if self.seat is not None else None
+
+
+@dataclass
+class Pending:
+    """A live match's next move: who owes it, what it is, and how long they get for it."""
+
+    seat_number: int
+    kind: str
+    seconds: float
+
+
+@dataclass
+class Outcome:
+    """What a resolution or an action did: the new rules state, its events, and whether the game is over."""
+
+    state: dict
+    events: list[Announce | Reveal | Ledger] = field(default_factory=list)
+    finished: bool = False
+
+
+class GameType:
+    """The contract between the platform and a game. A game app subclasses it and calls `register`."""
+
+    slug: str = ""
+    name: str = ""
+    flow: str = "rounds"  # "rounds" (Main Match windows) or "turns" (live match with clocks)
+    min_players: int = 2
+    max_players: int = 30
+    page_template: str = "platform/game_state.html"  # renders the observation's "game" part
+
+    # -- set-up -------------------------------------------------------------------------------------------
+    def default_settings(self) -> dict:
+        return {}
+
+    def settings_problems(self, settings: dict) -> list[str]:
+        return []
+
+    def hidden_problems(self, game: Game) -> list[str]:
+        """What is missing or wrong in the hidden host data; a game with problems cannot start."""
+        return []
+
+    def hidden_data(self, game: Game) -> dict:
+        """The hosts' secret data, revealed to everyone when the game ends."""
+        return {}
+
+    def start(self, game: Game) -> Outcome:
+        raise RulesError("This game type does not say how to start.")
+
+    # -- rounds -------------------------------------------------------------------------------------------
+    def first_round(self, game: Game) -> int:
+        return 0
+
+    def round_window(self, game: Game, number: int) -> timedelta | None:
+        """How long round `number` stays open; None when there is no such round."""
+        return None
+
+    def clean_submission(self, game: Game, seat: Seat, round: Round, payload: dict) -> dict:
+        """Check a submission against the seat's current state; raise RulesError(field=...) if it is wrong."""
+        return payload
+
+    def submission_form(self, game: Game, seat: Seat, round: Round, data=None, initial=None) -> forms.Form | None:
+        return None
+
+    def form_to_payload(self, form: forms.Form) -> dict:
+        return dict(form.cleaned_data)
+
+    def resolve_round(self, game: Game, round: Round, submissions: dict[int, dict]) -> Outcome:
+        return Outcome(state=game.state)
+
+    # -- turns --------------------------------------------------------------------------------------------
+    def pending(self, game: Game) -> Pending | None:
+        return None
+
+    def apply_action(self, game: Game, seat: Seat, payload: dict) -> Outcome:
+        raise RulesError("This game has no live moves.")
+
+    def on_clock_expired(self, game: Game, seat_number: int) -> Outcome:
+        """A live player's time and reserve ran out; the game decides what follows."""
+        return Outcome(state=game.state)
+
+    def reserve_seconds(self, game: Game) -> float:
+        return 0.0
+
+    def reserve_increment(self, game: Game) -> float:
+        return 30.0
+
+    # -- operations between rounds or at any time (trades, purchases, flips): name -> handler ------------
+    def operations(self) -> dict:
+        """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome (RulesError if not)."""
+        return {}
+
+    # -- the one door for game state ----------------------------------------------------------------------
+    def observation(self, game: Game, viewer: Viewer) -> dict:
+        """What `viewer` may see of the game's state. Nothing else serializes it."""
+        return {}
+
+
+_registry: dict[str, GameType] = {}
+
+
+def register(game_type: GameType) -> GameType:
+    if not game_type.slug:
+        raise ValueError("A game type needs a slug.")
+    _registry[game_type.slug] = game_type
+    return game_type
+
+
+def unregister(slug: str) -> None:
+    _registry.pop(slug, None)
+
+
+def get(slug: str) -> GameType:
+    try:
+        return _registry[slug]
+    except KeyError:
+        raise LookupError(f"No game type called {slug!r} is registered.") from None
+
+
+def all_types() -> list[GameType]:
+    return sorted(_registry.values(), key=lambda t: t.name)
+
+
+def choices() -> list[tuple[str, str]]:
+    return [(t.slug, t.name) for t in all_types()]

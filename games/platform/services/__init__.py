@@ -1,0 +1,1 @@
+"""The platform's use cases: one function each, keyword-only, transactional."""

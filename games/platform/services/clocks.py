@@ -1,0 +1,93 @@
+"""Turn clocks of live matches: whose move is pending and when its time runs out, from stored timestamps."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import registry
+from ..models import Game, Seat, TurnClock
+
+
+def clock_sync(*, game: Game, now=None) -> TurnClock:
+    """Point the clock at the game type's pending move, keeping the time already given for the same one.
+
+    A new decision gets its own allowance; the same seat's next interaction in one turn adds its seconds to
+    what is left; a seat that comes back after another's decision gets back the time it had banked.
+    """
+    now = now or timezone.now()
+    clock, _ = TurnClock.objects.select_for_update().get_or_create(game=game)
+    pending = registry.get(game.game_type).pending(game) if game.status == Game.Status.RUNNING else None
+    if pending is None:
+        clock.seat, clock.kind, clock.started_at, clock.deadline = None, "", None, None
+        clock.remaining_when_paused = None
+        clock.generation += 1
+        clock.save()
+        return clock
+    seat = Seat.objects.get(game=game, number=pending.seat_number)
+    banked = dict(clock_banked(clock))
+    if clock.seat_id and clock.seat_id != seat.pk and clock.deadline:
+        # The owner of the interrupted turn keeps what was left of it.
+        banked[str(clock_seat_number(clock))] = max((clock.deadline - now).total_seconds(), 0)
+    if clock.seat_id == seat.pk and clock.deadline and pending.kind != "turn":
+        deadline = clock.deadline + timedelta(seconds=pending.seconds)
+    else:
+        deadline = now + timedelta(seconds=pending.seconds + banked.pop(str(seat.number), 0) * (pending.kind != "turn"))
+        clock.increments_used = 0
+        clock.started_at = now
+    clock.banked = banked
+    clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
+    if game.paused_at:
+        clock.remaining_when_paused = deadline - now
+    clock.generation += 1
+    clock.save()
+    return clock
+
+
+def clock_banked(clock: TurnClock) -> dict:
+    return clock.banked or {}
+
+
+def clock_seat_number(clock: TurnClock) -> int | None:
+    return clock.seat.number if clock.seat_id else None
+
+
+def seconds_left(clock: TurnClock, now=None) -> float | None:
+    if clock.remaining_when_paused is not None:
+        return clock.remaining_when_paused.total_seconds()
+    if clock.deadline is None:
+        return None
+    return max((clock.deadline - (now or timezone.now())).total_seconds(), 0.0)
+
+
+@transaction.atomic
+def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
+    """The sweep found this clock out of time: draw a reserve increment, or let the game decide.
+
+    Claimed under the game's lock and checked against the clock's generation, so running it twice for the
+    same expiry does nothing the second time.
+    """
+    from .games import outcome_apply
+
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().get(pk=game_id)
+    clock = TurnClock.objects.select_for_update().select_related("seat").get(game=game)
+    if (clock.generation != generation or clock.deadline is None or clock.deadline > now or game.paused_at
+            or game.status != Game.Status.RUNNING):
+        return False
+    game_type = registry.get(game.game_type)
+    seat = clock.seat
+    increment = game_type.reserve_increment(game)
+    if seat.reserve_seconds > 0:
+        drawn = min(increment, seat.reserve_seconds)
+        Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds - drawn)
+        clock.deadline = clock.deadline + timedelta(seconds=drawn)
+        clock.increments_used += 1
+        clock.save(update_fields=["deadline", "increments_used"])
+        return True
+    outcome = game_type.on_clock_expired(game, seat.number)
+    outcome_apply(game=game, outcome=outcome)
+    clock_sync(game=game, now=now)
+    return True

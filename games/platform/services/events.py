@@ -1,0 +1,46 @@
+"""Turning a rules outcome into rows: announcements, inbox reveals and ledger entries, in one go."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import F
+
+from ..kit import Announce, Ledger, Reveal
+from ..models import Event, Game
+from .ledger import ledger_post
+
+
+def bump_version(game: Game) -> None:
+    """Anything a viewer could see changed: the next feed poll must not answer 'nothing new'."""
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+
+
+@transaction.atomic
+def events_write(*, game: Game, events, round_number: int | None = None, actor=None) -> list[Event]:
+    seats = {seat.number: seat for seat in game.seats.select_related("user")}
+    rows: list[Event] = []
+    for event in events:
+        if isinstance(event, Announce):
+            rows.append(Event(game=game, kind=Event.Kind.ANNOUNCEMENT, round_number=round_number, text=event.text,
+                              data=event.data, author=actor))
+        elif isinstance(event, Reveal):
+            rows.append(Event(game=game, kind=Event.Kind.REVEAL, seat=seats[event.seat], round_number=round_number,
+                              text=event.text, data=event.data, author=actor))
+        elif isinstance(event, Ledger):
+            ledger_post(season=game.season, user=seats[event.seat].user, what=event.what, delta=event.delta,
+                        reason=event.reason, game=game, item=event.item, round_number=round_number, actor=actor)
+        else:
+            raise TypeError(f"Unknown event {event!r}")
+    created = Event.objects.bulk_create(rows)
+    bump_version(game)
+    return created
+
+
+@transaction.atomic
+def announcement_post(*, game: Game, text: str, category: str = Event.Category.GENERAL, actor=None) -> Event:
+    """A host's public post: a clarification, addendum, erratum or general announcement."""
+    current = game.rounds.order_by("-number").values_list("number", flat=True).first()
+    event = Event.objects.create(game=game, kind=Event.Kind.ANNOUNCEMENT, category=category, text=text,
+                                 round_number=current, author=actor)
+    bump_version(game)
+    return event

@@ -1,0 +1,221 @@
+"""A game's life: create, seat, start, apply outcomes, pause and resume, extend, finish; host actions audited."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import registry
+from ..errors import NotAllowed, StateChanged
+from ..kit import Announce, RulesError
+from ..models import Event, Game, Round, Season, SeasonPlayer, Seat, TurnClock
+from .audit import audit
+from .events import bump_version, events_write
+
+
+def is_host(game: Game, user) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return user.is_superuser or game.hosts.filter(pk=user.pk).exists()
+
+
+def require_host(game: Game, user) -> None:
+    if not is_host(game, user):
+        raise NotAllowed("Only a host of this game may do that.")
+
+
+@transaction.atomic
+def game_create(*, season: Season, game_type: str, name: str, hosts=(), settings: dict | None = None,
+                public: bool = True, seed: int | None = None, actor=None) -> Game:
+    kind = registry.get(game_type)
+    merged = {**kind.default_settings(), **(settings or {})}
+    problems = kind.settings_problems(merged)
+    if problems:
+        raise RulesError("; ".join(problems), field="settings")
+    extra = {"seed": seed} if seed is not None else {}
+    game = Game.objects.create(season=season, game_type=game_type, name=name, settings=merged, public=public,
+                               **extra)
+    game.hosts.set(hosts)
+    audit(action="game_create", actor=actor, game=game, game_type=game_type, name=name)
+    return game
+
+
+@transaction.atomic
+def game_seat(*, game: Game, user, actor=None) -> Seat:
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
+        raise StateChanged("Players can only be seated before the game starts.")
+    if game.hosts.filter(pk=user.pk).exists():
+        raise RulesError(f"{user} hosts this game and cannot also play it.", field="user")
+    kind = registry.get(game.game_type)
+    taken = game.seats.count()
+    if taken >= kind.max_players:
+        raise RulesError(f"{kind.name} seats at most {kind.max_players} players.", field="user")
+    SeasonPlayer.objects.get_or_create(season=game.season, user=user)
+    seat = Seat.objects.create(game=game, user=user, number=taken)
+    audit(action="game_seat", actor=actor, game=game, user=user.username, seat=seat.number)
+    return seat
+
+
+@transaction.atomic
+def game_start(*, game: Game, actor=None, now=None) -> Game:
+    """Check the hidden data and the seats, let the game type set up, and open the first round or turn."""
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
+        raise StateChanged("This game has already started.")
+    kind = registry.get(game.game_type)
+    seats = game.seats.count()
+    if not kind.min_players <= seats <= kind.max_players:
+        raise RulesError(
+            f"{kind.name} needs {kind.min_players}-{kind.max_players} players; {seats} are seated.", field="seats"
+        )
+    problems = kind.hidden_problems(game)
+    if problems:
+        raise RulesError("The hidden data is not ready: " + "; ".join(problems), field="hidden")
+    game.status = Game.Status.RUNNING
+    game.started_at = now
+    outcome = kind.start(game)
+    game.state = outcome.state
+    game.save(update_fields=["status", "started_at", "state"])
+    events_write(game=game, events=[Announce(f"{game.name} has started."), *outcome.events], actor=actor)
+    if kind.flow == "rounds":
+        round_open(game=game, number=kind.first_round(game), now=now)
+    else:
+        Seat.objects.filter(game=game).update(reserve_seconds=kind.reserve_seconds(game))
+        from .clocks import clock_sync
+
+        clock_sync(game=game, now=now)
+    audit(action="game_start", actor=actor, game=game)
+    return game
+
+
+def round_open(*, game: Game, number: int, now) -> Round | None:
+    window = registry.get(game.game_type).round_window(game, number)
+    if window is None:
+        return None
+    return Round.objects.create(game=game, number=number, opens_at=now, closes_at=now + window)
+
+
+def outcome_apply(*, game: Game, outcome, round_number: int | None = None, actor=None, now=None) -> None:
+    """Store the new rules state and write its events; finish the game when the rules say so.
+
+    Called inside the caller's transaction with the game row locked.
+    """
+    game.state = outcome.state
+    game.save(update_fields=["state"])
+    events_write(game=game, events=outcome.events, round_number=round_number, actor=actor)
+    if outcome.finished:
+        game_finish(game=game, now=now)
+
+
+def game_finish(*, game: Game, now=None) -> None:
+    now = now or timezone.now()
+    game.status = Game.Status.FINISHED
+    game.finished_at = now
+    game.save(update_fields=["status", "finished_at"])
+    TurnClock.objects.filter(game=game).update(seat=None, deadline=None, kind="")
+    events_write(game=game, events=[Announce(f"{game.name} is over. Everything hidden is now revealed.")])
+
+
+@transaction.atomic
+def game_pause(*, game: Game, actor=None, now=None) -> Game:
+    """Stop every clock of the game; what was left of each is kept for the resume."""
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    require_host(game, actor)
+    if game.status != Game.Status.RUNNING or game.paused_at:
+        raise StateChanged("Only a running game that is not paused can be paused.")
+    game.paused_at = now
+    game.save(update_fields=["paused_at"])
+    for rnd in Round.objects.select_for_update().filter(game=game, status=Round.Status.OPEN):
+        rnd.remaining_when_paused = max(rnd.closes_at - now, timedelta(0))
+        rnd.save(update_fields=["remaining_when_paused"])
+    clock = TurnClock.objects.select_for_update().filter(game=game, deadline__isnull=False).first()
+    if clock:
+        clock.remaining_when_paused = max(clock.deadline - now, timedelta(0))
+        clock.save(update_fields=["remaining_when_paused"])
+    events_write(game=game, events=[Announce("The hosts paused the game. Every clock is stopped.")], actor=actor)
+    audit(action="game_pause", actor=actor, game=game)
+    return game
+
+
+@transaction.atomic
+def game_resume(*, game: Game, actor=None, now=None) -> Game:
+    now = now or timezone.now()
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    require_host(game, actor)
+    if not game.paused_at:
+        raise StateChanged("The game is not paused.")
+    game.paused_at = None
+    game.save(update_fields=["paused_at"])
+    for rnd in Round.objects.select_for_update().filter(game=game, status=Round.Status.OPEN):
+        rnd.closes_at = now + (rnd.remaining_when_paused or timedelta(0))
+        rnd.remaining_when_paused = None
+        rnd.save(update_fields=["closes_at", "remaining_when_paused"])
+    clock = TurnClock.objects.select_for_update().filter(game=game).first()
+    if clock and clock.remaining_when_paused is not None:
+        clock.deadline = now + clock.remaining_when_paused
+        clock.remaining_when_paused = None
+        clock.save(update_fields=["deadline", "remaining_when_paused"])
+    events_write(game=game, events=[Announce("The hosts resumed the game.")], actor=actor)
+    audit(action="game_resume", actor=actor, game=game)
+    return game
+
+
+@transaction.atomic
+def round_extend(*, game: Game, by: timedelta, actor=None) -> Round:
+    """Give the open round more time (a host's call, e.g. for a player in another time zone)."""
+    require_host(game, actor)
+    rnd = Round.objects.select_for_update().filter(game=game, status=Round.Status.OPEN).first()
+    if rnd is None:
+        raise StateChanged("There is no open round to extend.")
+    if rnd.remaining_when_paused is not None:
+        rnd.remaining_when_paused += by
+    else:
+        rnd.closes_at += by
+    rnd.save(update_fields=["closes_at", "remaining_when_paused"])
+    events_write(
+        game=game,
+        events=[Announce(f"The hosts extended Round {rnd.number} by {by}.", {"round": rnd.number})],
+        round_number=rnd.number,
+        actor=actor,
+    )
+    audit(action="round_extend", actor=actor, game=game, round=rnd.number, seconds=by.total_seconds())
+    return rnd
+
+
+@transaction.atomic
+def game_settings_update(*, game: Game, settings: dict, actor=None) -> Game:
+    require_host(game, actor)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    kind = registry.get(game.game_type)
+    merged = {**game.settings, **settings}
+    problems = kind.settings_problems(merged)
+    if problems:
+        raise RulesError("; ".join(problems), field="settings")
+    before = game.settings
+    game.settings = merged
+    game.save(update_fields=["settings"])
+    bump_version(game)
+    audit(action="game_settings", actor=actor, game=game, before=before, after=merged)
+    return game
+
+
+__all__ = [
+    "Event",
+    "game_create",
+    "game_finish",
+    "game_pause",
+    "game_resume",
+    "game_seat",
+    "game_settings_update",
+    "game_start",
+    "is_host",
+    "outcome_apply",
+    "require_host",
+    "round_extend",
+    "round_open",
+]

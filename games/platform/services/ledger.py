@@ -1,0 +1,59 @@
+"""Ledgers: every change to a countable thing is a row with its reason; no balance goes below zero."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+
+from ..errors import NotEnough
+from ..models import LedgerAccount, LedgerEntry
+
+WORDS = {"garnets": "garnets", "tokens_of_life": "Tokens of Life", "chips": "chips", "cards": "cards", "points": "points"}
+
+
+def account_for(*, season, user, what: str, game=None, item: str = "") -> LedgerAccount:
+    game = None if what in LedgerAccount.SEASON_WIDE else game
+    account, _ = LedgerAccount.objects.get_or_create(season=season, user=user, game=game, what=what, item=item)
+    return account
+
+
+@transaction.atomic
+def ledger_post(
+    *, season, user, what: str, delta: int, reason: str, game=None, item: str = "", round_number=None, actor=None
+) -> LedgerEntry:
+    """Add `delta` (negative to take) to the user's balance, or raise NotEnough leaving it untouched.
+
+    The conditional UPDATE takes the row lock and checks the balance in one statement, so two concurrent
+    payments can never both pass; the CHECK constraint backs it up in the database.
+    """
+    if delta == 0:
+        raise ValueError("A ledger entry must change something.")
+    account = account_for(season=season, user=user, what=what, game=game, item=item)
+    try:
+        with transaction.atomic():
+            changed = LedgerAccount.objects.filter(pk=account.pk, balance__gte=-delta).update(
+                balance=F("balance") + delta
+            )
+    except IntegrityError:
+        changed = 0
+    if not changed:
+        have = LedgerAccount.objects.values_list("balance", flat=True).get(pk=account.pk)
+        thing = WORDS.get(what, what) + (f" ({item})" if item else "")
+        raise NotEnough(f"You have {have} {thing}; this needs {-delta}.", field=what)
+    balance = LedgerAccount.objects.values_list("balance", flat=True).get(pk=account.pk)
+    return LedgerEntry.objects.create(
+        account=account,
+        delta=delta,
+        balance_after=balance,
+        reason=reason,
+        game=game,
+        round_number=round_number,
+        actor=actor,
+    )
+
+
+def balances(*, season, user, game=None) -> dict[str, int]:
+    """The user's season balances, and with `game` that game's balances too ("cards:A" for kinds)."""
+    where = Q(game__isnull=True) | Q(game=game) if game is not None else Q(game__isnull=True)
+    accounts = LedgerAccount.objects.filter(where, season=season, user=user).order_by("what", "item")
+    return {(a.what + (f":{a.item}" if a.item else "")): a.balance for a in accounts}

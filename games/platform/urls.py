@@ -1,0 +1,13 @@
+"""Page routes."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/live/", views.game_feed, name="game-feed"),
+    path("seasons/<int:season_id>/", views.season_page, name="season"),
+    path("seasons/<int:season_id>/ledger/", views.my_ledger, name="my-ledger"),
+]

@@ -1,0 +1,159 @@
+"""The pages: home, a game (form, feed, inbox, state), its live feed partial, a season's standings.
+
+Every page takes game data from the observation. A POST is told apart by its button's name.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q, Sum
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+from django_htmx.http import HttpResponseStopPolling
+
+from . import registry
+from .errors import NotAllowed, RoundClosed, StateChanged
+from .kit import RulesError
+from .models import Game, LedgerAccount, LedgerEntry, Season, SeasonPlayer
+from .observation import observe, viewer_or_404, visible_games
+from .services import live, rounds
+
+
+def home(request):
+    games = visible_games(request.user).select_related("season").order_by("-id")
+    mine, hosting = [], []
+    if request.user.is_authenticated:
+        mine = [g for g in games if g.seats.filter(user=request.user).exists()]
+        hosting = list(games.filter(hosts=request.user))
+    return render(request, "platform/home.html", {
+        "mine": mine, "hosting": hosting, "games": games[:50], "seasons": Season.objects.order_by("-id")[:20],
+    })
+
+
+def _form_for(game, viewer, obs, data=None):
+    """The current round's form for a seated player while the round is open, filled with what they saved."""
+    rnd = obs["round"]
+    if viewer.role != "player" or not rnd or rnd["status"] != "open" or game.status != Game.Status.RUNNING:
+        return None
+    kind = registry.get(game.game_type)
+    saved = (obs.get("submission") or {}).get("payload")
+    round_obj = game.rounds.get(number=rnd["number"])
+    return kind.submission_form(game, viewer.seat, round_obj, data=data, initial=saved)
+
+
+@require_http_methods(["GET", "POST"])
+def game_page(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    viewer = viewer_or_404(game, request.user)
+    form = None
+    if request.method == "POST":
+        form = _handle_post(request, game, viewer)
+        if form is None:
+            return redirect("game", game_id=game.id)
+        game.refresh_from_db()
+    obs = observe(game, viewer)
+    if form is None:
+        form = _form_for(game, viewer, obs)
+    context = {"game": game, "obs": obs, "form": form, "state_template": registry.get(game.game_type).page_template}
+    if request.htmx and request.htmx.target == "round-form":
+        return render(request, "platform/game.html#round_form", context)
+    return render(request, "platform/game.html", context, status=400 if form is not None and form.errors else 200)
+
+
+def _handle_post(request, game, viewer):
+    """Do what the pressed button asks; return a bound form with errors to show again, or None on success."""
+    try:
+        if "save" in request.POST or "save_final" in request.POST:
+            return _save_submission(request, game, viewer)
+        if "action" in request.POST:
+            if viewer.role != "player":
+                raise NotAllowed("Only a player of this game can move.")
+            live.action_apply(seat=viewer.seat, payload=json.loads(request.POST["action"]))
+        elif "op" in request.POST:
+            if viewer.role == "spectator":
+                raise NotAllowed("Spectators cannot act in a game.")
+            payload = json.loads(request.POST.get("op_payload") or "{}")
+            payload.update({k[3:]: v for k, v in request.POST.items() if k.startswith("op_") and k != "op_payload"})
+            live.operation_run(game=game, viewer=viewer, name=request.POST["op"], payload=payload)
+        else:
+            messages.error(request, "Nothing was asked of the page.")
+    except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
+        messages.error(request, exc.message)
+    except (ValueError, TypeError):
+        messages.error(request, "That request was not understood.")
+    return None
+
+
+def _save_submission(request, game, viewer):
+    if viewer.role != "player":
+        messages.error(request, "Only a player of this game can submit.")
+        return None
+    obs = observe(game, viewer)
+    form = _form_for(game, viewer, obs, data=request.POST)
+    if form is None:
+        messages.error(request, "The round is closed; nothing was saved.")
+        return None
+    if not form.is_valid():
+        return form
+    try:
+        number = int(request.POST.get("round_number", obs["round"]["number"]))
+        payload = registry.get(game.game_type).form_to_payload(form)
+        rounds.submission_save(seat=viewer.seat, round_number=number, payload=payload,
+                               final="save_final" in request.POST)
+    except RulesError as exc:
+        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        return form
+    except (RoundClosed, StateChanged) as exc:
+        form.add_error(None, exc.message)
+        return form
+    messages.success(request, "Saved. You can change it until the round closes.")
+    return None
+
+
+def game_feed(request, game_id: int):
+    """The live part of a game page, polled by htmx: 204 when nothing changed since version `v`."""
+    row = Game.objects.filter(pk=game_id).values("version", "status", "public").first()
+    if row is None:
+        return HttpResponse(status=404)
+    if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
+        return HttpResponse(status=204)
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    viewer = viewer_or_404(game, request.user)
+    obs = observe(game, viewer)
+    context = {"game": game, "obs": obs, "state_template": registry.get(game.game_type).page_template}
+    response = render(request, "platform/game.html#live", context)
+    if game.status == Game.Status.FINISHED and request.GET.get("v") == str(row["version"]):
+        return HttpResponseStopPolling()
+    return response
+
+
+def season_page(request, season_id: int):
+    season = get_object_or_404(Season, pk=season_id)
+    members = SeasonPlayer.objects.filter(season=season).select_related("user").annotate(
+        games_played=Count("user__seats", filter=Q(user__seats__game__season=season), distinct=True))
+    totals = {
+        (row["user_id"], row["what"]): row["total"]
+        for row in LedgerAccount.objects.filter(season=season, game__isnull=True)
+        .values("user_id", "what").annotate(total=Sum("balance"))
+    }
+    standings = sorted(
+        ({"player": m.user.username, "user_id": m.user_id, "eliminated": m.eliminated, "games": m.games_played,
+          "garnets": totals.get((m.user_id, "garnets"), 0),
+          "tokens_of_life": totals.get((m.user_id, "tokens_of_life"), 0)} for m in members),
+        key=lambda r: (r["eliminated"], -r["tokens_of_life"], -r["garnets"], r["player"]),
+    )
+    return render(request, "platform/season.html", {"season": season, "standings": standings,
+                                                     "games": season.games.order_by("-id")})
+
+
+@login_required
+def my_ledger(request, season_id: int):
+    """The user's own ledger rows in a season: only the owner (and hosts, in the admin) read them."""
+    season = get_object_or_404(Season, pk=season_id)
+    entries = LedgerEntry.objects.filter(account__season=season, account__user=request.user).select_related(
+        "account", "game").order_by("-id")[:500]
+    return render(request, "platform/ledger.html", {"season": season, "entries": entries})

@@ -1,0 +1,20 @@
+"""Routes: pages, the host admin, the API, and each game app's own pages."""
+
+from importlib.util import find_spec
+
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/", include("games.platform.api.urls")),
+    path("", include("games.platform.urls")),
+]
+# A game app with pages of its own brings a urls module; the project does not name the games.
+for app in settings.INSTALLED_APPS:
+    if app.startswith("games.") and app != "games.platform" and find_spec(f"{app}.urls"):
+        urlpatterns.insert(-1, path(f"{app.split('.')[-1].replace('_', '-')}/", include(f"{app}.urls")))

@@ -1,0 +1,85 @@
+"""Shared fixtures: a season, a host, two players and an outsider, and the test-only game types."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.platform import registry
+from games.platform.models import Season
+from games.platform.services import games as game_services
+from tests.toy_game import Tally, TallyDuel
+
+
+@pytest.fixture(autouse=True)
+def toy_types():
+    registry.register(Tally())
+    registry.register(TallyDuel())
+    yield
+    registry.unregister("tally")
+    registry.unregister("tally_duel")
+
+
+@pytest.fixture(autouse=True)
+def _fast_passwords(settings):
+    # The real hasher is slow on purpose; tests make many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery(settings):
+    from genius.celery import app
+
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = False
+
+
+@pytest.fixture
+def make_user(django_user_model):
+    def make(username, **extra):
+        return django_user_model.objects.create_user(username=username, password="pw-" + username,
+                                                     email=f"{username}@example.com", **extra)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def charlie(make_user):
+    return make_user("charlie")
+
+
+@pytest.fixture
+def hank(make_user):
+    return make_user("hank", is_staff=True)
+
+
+@pytest.fixture
+def season(hank):
+    season = Season.objects.create(name="Season 1")
+    season.hosts.add(hank)
+    return season
+
+
+@pytest.fixture
+def tally(season, hank, alice, bob):
+    """A running Tally game: alice and bob seated, hank hosting, Round 0 open."""
+    game = game_services.game_create(season=season, game_type="tally", name="Tally", hosts=[hank], actor=hank)
+    game_services.game_seat(game=game, user=alice, actor=hank)
+    game_services.game_seat(game=game, user=bob, actor=hank)
+    game_services.game_start(game=game, actor=hank)
+    game.refresh_from_db()
+    return game
+
+
+def seat_of(game, user):
+    return game.seats.get(user=user)

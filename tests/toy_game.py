@@ -1,0 +1,148 @@
+"""A small game type that lives in tests only: it proves the registry needs no platform change per game.
+
+Tally: each round every player picks a number 0-10 in secret; the round announces the total and each
+player is told their own pick and scores it as points. Tally Duel is its live cousin on turn clocks.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+
+from games.platform.kit import Announce, Ledger, Reveal, RulesError
+from games.platform.registry import GameType, Outcome, Pending
+
+
+class TallyForm(forms.Form):
+    number = forms.IntegerField(label="Your number", min_value=0, max_value=10,
+                                error_messages={"min_value": "Pick a number from 0 to 10.",
+                                                "max_value": "Pick a number from 0 to 10."})
+    secret_note = forms.CharField(required=False, max_length=50)
+
+
+class Tally(GameType):
+    slug = "tally"
+    name = "Tally (test game)"
+    flow = "rounds"
+    min_players = 2
+    max_players = 12
+
+    def default_settings(self):
+        return {"rounds": 3, "window_minutes": 60, "explode_on_round": None, "close_when_all_final": False}
+
+    def settings_problems(self, settings):
+        return [] if 1 <= int(settings.get("rounds", 0)) <= 20 else ["rounds must be 1-20"]
+
+    def hidden_problems(self, game):
+        return [] if game.settings.get("secret") != "missing" else ["the secret is missing"]
+
+    def start(self, game):
+        return Outcome(state={"totals": [0] * game.seats.count(), "picks": {}, "secret": "CANARY-TALLY-SECRET"})
+
+    def round_window(self, game, number):
+        if number >= game.settings["rounds"]:
+            return None
+        return timedelta(minutes=game.settings["window_minutes"])
+
+    def clean_submission(self, game, seat, round, payload):
+        try:
+            number = int(payload.get("number"))
+        except (TypeError, ValueError):
+            raise RulesError("Pick a number from 0 to 10.", field="number") from None
+        if not 0 <= number <= 10:
+            raise RulesError("Pick a number from 0 to 10.", field="number")
+        if number == 7 and game.state["totals"][seat.number] >= 20:
+            raise RulesError("You may not pick 7 once you have 20 points.", field="number")
+        return {"number": number, "secret_note": str(payload.get("secret_note", ""))[:50]}
+
+    def submission_form(self, game, seat, round, data=None, initial=None):
+        return TallyForm(data=data, initial=initial)
+
+    def resolve_round(self, game, round, submissions):
+        from games.platform.services.ledger import ledger_post
+
+        if game.settings.get("explode_on_round") == round.number:
+            # Write something first, so the test can see the rollback takes it back too.
+            seat = game.seats.first()
+            ledger_post(season=game.season, user=seat.user, what="garnets", delta=99, reason="half-way", game=game)
+            raise RuntimeError("the rules blew up half-way")
+        state = dict(game.state)
+        totals = list(state["totals"])
+        events = []
+        for number, payload in sorted(submissions.items()):
+            totals[number] += payload["number"]
+            events.append(Reveal(number, f"Round {round.number}: you picked {payload['number']}."))
+            if payload["number"]:
+                events.append(Ledger(number, "points", payload["number"], f"Round {round.number} pick"))
+        events.append(Announce(f"Round {round.number} total: {sum(p['number'] for p in submissions.values())}.",
+                               {"submitted": len(submissions)}))
+        state["totals"] = totals
+        state["picks"] = {**state["picks"], str(round.number): {str(k): v["number"] for k, v in submissions.items()}}
+        return Outcome(state=state, events=events)
+
+    def observation(self, game, viewer):
+        state = game.state or {}
+        if viewer.role == "host" or game.status == "finished":
+            return state
+        public = {"rounds_played": len(state.get("picks", {}))}
+        if viewer.role == "player":
+            public["my_total"] = state["totals"][viewer.seat.number]
+        return public
+
+
+class TallyDuel(GameType):
+    """Players alternate; each turn says a number; a player out of time and reserve loses."""
+
+    slug = "tally_duel"
+    name = "Tally Duel (test game)"
+    flow = "turns"
+    min_players = 2
+    max_players = 2
+
+    def default_settings(self):
+        return {"turn_seconds": 60, "reserve_seconds": 60, "increment": 30, "target": 10}
+
+    def start(self, game):
+        return Outcome(state={"turn": 0, "said": [], "loser": None, "asks": None})
+
+    def pending(self, game):
+        state = game.state
+        if state.get("loser") is not None:
+            return None
+        if state.get("asks") is not None:
+            return Pending(seat_number=state["asks"], kind="answer", seconds=60)
+        return Pending(seat_number=state["turn"], kind="turn", seconds=game.settings["turn_seconds"])
+
+    def reserve_seconds(self, game):
+        return game.settings["reserve_seconds"]
+
+    def reserve_increment(self, game):
+        return game.settings["increment"]
+
+    def apply_action(self, game, seat, payload):
+        state = dict(game.state)
+        owner = state["asks"] if state["asks"] is not None else state["turn"]
+        if seat.number != owner:
+            raise RulesError("It is not your move.", field="payload")
+        number = payload.get("say")
+        if not isinstance(number, int) or not 1 <= number <= 3:
+            raise RulesError("Say 1, 2 or 3.", field="say")
+        state["said"] = [*state["said"], [seat.number, number]]
+        events = [Announce(f"Seat {seat.number + 1} says {number}.")]
+        if payload.get("ask"):
+            state["asks"] = 1 - seat.number
+        elif state["asks"] is not None:
+            state["asks"] = None
+        else:
+            state["turn"] = 1 - state["turn"]
+        finished = sum(n for _, n in state["said"]) >= game.settings["target"]
+        return Outcome(state=state, events=events, finished=finished)
+
+    def on_clock_expired(self, game, seat_number):
+        state = {**game.state, "loser": seat_number}
+        return Outcome(state=state, events=[Announce(f"Seat {seat_number + 1} ran out of time and loses.")],
+                       finished=True)
+
+    def observation(self, game, viewer):
+        return {"said": game.state.get("said", []), "loser": game.state.get("loser")}
