@@ -1,5 +1,7 @@
 """Arms Race, the pure rules: the deal, claims, challenges and passes, wild cards, wounds, the end."""
 
+from games.platform.kit import RulesError
+
 from .attack import WILD
 from .decisions import apply, apply_timeout, legal_actions, pending, timeout_action, validate
 from .flow import new_game
@@ -42,6 +44,7 @@ __all__ = [
     "Flight",
     "Outcome",
     "Phase",
+    "RulesError",
     "Settings",
     "State",
     "Weapon",
