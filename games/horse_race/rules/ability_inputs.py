@@ -228,10 +228,14 @@ def _check_shape(round_number: int, kind: str, ability: dict) -> None:
     elif key == (8, "clue"):
         half = sum(ability["use"].values()) // 2
         if sum(ability["select"].values()) != half:
-            raise RulesError(f"Select exactly half of the cards you use, rounded down: {half}.", field="select")
+            raise RulesError(
+                f"Select exactly half of the cards you use, rounded down: {half}.", field="select"
+            )
         for horse, copies in ability["select"].items():
             if copies > ability["use"].get(horse, 0):
-                raise RulesError(f"You may only select cards you use; you use no more {horse}.", field="select")
+                raise RulesError(
+                    f"You may only select cards you use; you use no more {horse}.", field="select"
+                )
     elif key == (9, "utility"):
         if len(ability["use"]) != 1:
             raise RulesError("Use identical cards: copies of one horse only.", field="use")

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from .settings import HORSES, ROUNDS
 from .state import Report, State
-from .track import move, space_after, standings, horses_ahead
+from .track import horses_ahead, move, space_after, standings
 from .words import cards, listing, ordinal, plural, seat_name
 
 
@@ -139,8 +139,10 @@ def round5_clue(state, seat, ability, bets):
     length = state.settings.track_length
     fifth, sixth = standings(state.movement, 5, length, keep), standings(state.movement, 6, length, keep)
     horses = list(ability["use"])
-    parts = [f"{h} is {ordinal(fifth[h])} at the end of Round 5 and {ordinal(sixth[h])} at the end of Round 6"
-             for h in horses]
+    parts = [
+        f"{h} is {ordinal(fifth[h])} at the end of Round 5 and {ordinal(sixth[h])} at the end of Round 6"
+        for h in horses
+    ]
     data = {"5": {h: fifth[h] for h in horses}, "6": {h: sixth[h] for h in horses}}
     return Result("Round 5 clue: " + "; ".join(parts) + ".", {"placements": data})
 
@@ -183,8 +185,10 @@ def round6_utility(state, seat, ability, bets):
         data[horse] = {str(s): c for s, c in bettors.items()}
         named = [f"{seat_name(s)} bet {plural(c, 'chip')}" for s, c in bettors.items()]
         parts.append(f"on {horse}: {listing(named, 'nobody bet')}")
-    text = "Round 6 utility: bets this round " + "; ".join(parts) + "." if paired else (
-        "Round 6 utility: you used no pair of identical cards, so you learn nothing."
+    text = (
+        "Round 6 utility: bets this round " + "; ".join(parts) + "."
+        if paired
+        else ("Round 6 utility: you used no pair of identical cards, so you learn nothing.")
     )
     return Result(text, {"bets": data})
 

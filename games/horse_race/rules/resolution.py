@@ -77,9 +77,8 @@ def _place_bets(state: State, settled: dict[int, Settled], events: list[Event]) 
         total = sum(one.bets.values())
         if total:
             player.chips -= total
-            events.append(Ledger(seat, "chips", -total, f"Round {state.round} bets"))
-            for horse, chips in one.bets.items():
-                events.append(Ledger(seat, "bets", chips, f"Round {state.round} bet", horse))
+            placed = ", ".join(f"{chips} on {horse}" for horse, chips in one.bets.items())
+            events.append(Ledger(seat, "chips", -total, f"Round {state.round} bets: {placed}"))
 
 
 def _use_cards(state: State, settled: dict[int, Settled], events: list[Event]) -> None:
@@ -101,11 +100,17 @@ def _move_horses(state: State, events: list[Event]) -> None:
     for horse in sorted(leaving, key=placements.get):
         later = range(state.round + 1, ROUNDS + 1)
         future = {str(r): move(state.movement, horse, r) for r in later}
-        text = f"Horse {horse} has finished the race in Round {state.round}, placing {ordinal(placements[horse])}."
+        place = ordinal(placements[horse])
+        text = f"Horse {horse} has finished the race in Round {state.round}, placing {place}."
         if future:
             text += f" Its movement values for Rounds {state.round + 1}-{ROUNDS}: "
             text += ", ".join(str(v) for v in future.values()) + "."
-        data = {"horse": horse, "round": state.round, "placement": placements[horse], "future_movement": future}
+        data = {
+            "horse": horse,
+            "round": state.round,
+            "placement": placements[horse],
+            "future_movement": future,
+        }
         events.append(Announce(text, data))
 
 
@@ -116,7 +121,9 @@ def _answer_abilities(state: State, settled: dict[int, Settled], events: list[Ev
             continue
         result = ability_result(state, seat, one.ability, bets)
         player = state.players[seat]
-        events.append(Reveal(seat, result.text, {"round": state.round, "kind": one.ability["kind"], **result.data}))
+        events.append(
+            Reveal(seat, result.text, {"round": state.round, "kind": one.ability["kind"], **result.data})
+        )
         for horse, copies in result.gains.items():
             player.hand[horse] += copies
             events.append(Ledger(seat, "cards", copies, f"Round {state.round} {one.ability['kind']}", horse))
@@ -140,7 +147,9 @@ def _send_reports(state: State, events: list[Event]) -> None:
 
 def _announce_spectating(state: State, events: list[Event]) -> None:
     chosen = {seat: player.spectated[state.round] for seat, player in enumerate(state.players)}
-    parts = [f"{seat_name(s)} space {space}" if space else f"{seat_name(s)} none" for s, space in chosen.items()]
+    parts = [
+        f"{seat_name(s)} space {space}" if space else f"{seat_name(s)} none" for s, space in chosen.items()
+    ]
     events.append(
         Announce(
             f"Round {state.round} spectating: {listing(parts)}.",
@@ -168,4 +177,6 @@ def _show_current_spaces(state: State, spectated_round: int, events: list[Event]
         events.append(Reveal(seat, text, {"round": spectated_round, "space": space, "horses": horses}))
         if horses:
             player.spectate_points += len(horses)
-            events.append(Ledger(seat, "points", len(horses), f"Horses on space {space} after Round {spectated_round}"))
+            events.append(
+                Ledger(seat, "points", len(horses), f"Horses on space {space} after Round {spectated_round}")
+            )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def listing(items: list[str], empty: str = "none") -> str:
-    """"A", "A and B", "A, B and C"."""
+    """ "A", "A and B", "A, B and C"."""
     items = [str(item) for item in items]
     if not items:
         return empty
