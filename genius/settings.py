@@ -28,7 +28,9 @@ if not SECRET_KEY:
     if PRODUCTION:
         raise RuntimeError("Set DJANGO_SECRET_KEY: production refuses to run with a made-up key.")
     SECRET_KEY = "dev-only-insecure-key-" + "x" * 40
-ALLOWED_HOSTS = [h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h]
+ALLOWED_HOSTS = [
+    h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
+]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -121,6 +123,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -152,16 +155,19 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
-GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "10"))
+GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
 
 # Email goes to the console unless an SMTP host is given.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "")
 MAILERS = {
     "default": {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend" if _smtp_host
+        "BACKEND": "django.core.mail.backends.smtp.EmailBackend"
+        if _smtp_host
         else "django.core.mail.backends.console.EmailBackend",
-        "OPTIONS": {"host": _smtp_host, "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25"))} if _smtp_host else {},
+        "OPTIONS": {"host": _smtp_host, "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25"))}
+        if _smtp_host
+        else {},
     }
 }
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "genius@localhost")

@@ -37,8 +37,9 @@ def _eager_celery(settings):
 @pytest.fixture
 def make_user(django_user_model):
     def make(username, **extra):
-        return django_user_model.objects.create_user(username=username, password="pw-" + username,
-                                                     email=f"{username}@example.com", **extra)
+        return django_user_model.objects.create_user(
+            username=username, password="pw-" + username, email=f"{username}@example.com", **extra
+        )
 
     return make
 

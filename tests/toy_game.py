@@ -15,9 +15,15 @@ from games.platform.registry import GameType, Outcome, Pending
 
 
 class TallyForm(forms.Form):
-    number = forms.IntegerField(label="Your number", min_value=0, max_value=10,
-                                error_messages={"min_value": "Pick a number from 0 to 10.",
-                                                "max_value": "Pick a number from 0 to 10."})
+    number = forms.IntegerField(
+        label="Your number",
+        min_value=0,
+        max_value=10,
+        error_messages={
+            "min_value": "Pick a number from 0 to 10.",
+            "max_value": "Pick a number from 0 to 10.",
+        },
+    )
     secret_note = forms.CharField(required=False, max_length=50)
 
 
@@ -38,7 +44,9 @@ class Tally(GameType):
         return [] if game.settings.get("secret") != "missing" else ["the secret is missing"]
 
     def start(self, game):
-        return Outcome(state={"totals": [0] * game.seats.count(), "picks": {}, "secret": "CANARY-TALLY-SECRET"})
+        return Outcome(
+            state={"totals": [0] * game.seats.count(), "picks": {}, "secret": "CANARY-TALLY-SECRET"}
+        )
 
     def round_window(self, game, number):
         if number >= game.settings["rounds"]:
@@ -65,7 +73,9 @@ class Tally(GameType):
         if game.settings.get("explode_on_round") == round.number:
             # Write something first, so the test can see the rollback takes it back too.
             seat = game.seats.first()
-            ledger_post(season=game.season, user=seat.user, what="garnets", delta=99, reason="half-way", game=game)
+            ledger_post(
+                season=game.season, user=seat.user, what="garnets", delta=99, reason="half-way", game=game
+            )
             raise RuntimeError("the rules blew up half-way")
         state = dict(game.state)
         totals = list(state["totals"])
@@ -75,10 +85,17 @@ class Tally(GameType):
             events.append(Reveal(number, f"Round {round.number}: you picked {payload['number']}."))
             if payload["number"]:
                 events.append(Ledger(number, "points", payload["number"], f"Round {round.number} pick"))
-        events.append(Announce(f"Round {round.number} total: {sum(p['number'] for p in submissions.values())}.",
-                               {"submitted": len(submissions)}))
+        events.append(
+            Announce(
+                f"Round {round.number} total: {sum(p['number'] for p in submissions.values())}.",
+                {"submitted": len(submissions)},
+            )
+        )
         state["totals"] = totals
-        state["picks"] = {**state["picks"], str(round.number): {str(k): v["number"] for k, v in submissions.items()}}
+        state["picks"] = {
+            **state["picks"],
+            str(round.number): {str(k): v["number"] for k, v in submissions.items()},
+        }
         return Outcome(state=state, events=events)
 
     def observation(self, game, viewer):
@@ -141,8 +158,11 @@ class TallyDuel(GameType):
 
     def on_clock_expired(self, game, seat_number):
         state = {**game.state, "loser": seat_number}
-        return Outcome(state=state, events=[Announce(f"Seat {seat_number + 1} ran out of time and loses.")],
-                       finished=True)
+        return Outcome(
+            state=state,
+            events=[Announce(f"Seat {seat_number + 1} ran out of time and loses.")],
+            finished=True,
+        )
 
     def observation(self, game, viewer):
         return {"said": game.state.get("said", []), "loser": game.state.get("loser")}

@@ -11,7 +11,18 @@ from django.db.models import Q
 from . import registry
 from .errors import NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
-from .models import AuditLog, Event, Game, LedgerAccount, LedgerEntry, Round, Season, SeasonPlayer, Seat, Submission
+from .models import (
+    AuditLog,
+    Event,
+    Game,
+    LedgerAccount,
+    LedgerEntry,
+    Round,
+    Season,
+    SeasonPlayer,
+    Seat,
+    Submission,
+)
 from .services import games as game_services
 from .services import rounds
 from .services.audit import audit
@@ -79,11 +90,15 @@ class RoundInline(admin.TabularInline):
 
 
 class GameAdminForm(forms.ModelForm):
-    seat_players = forms.CharField(required=False, help_text="Usernames to seat, separated by commas or spaces.")
-    announce = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}),
-                               help_text="Post a public announcement.")
-    announce_as = forms.ChoiceField(choices=[c for c in Event.Category.choices if c[0] != "result"],
-                                    required=False, initial="general")
+    seat_players = forms.CharField(
+        required=False, help_text="Usernames to seat, separated by commas or spaces."
+    )
+    announce = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Post a public announcement."
+    )
+    announce_as = forms.ChoiceField(
+        choices=[c for c in Event.Category.choices if c[0] != "result"], required=False, initial="general"
+    )
 
     class Meta:
         model = Game
@@ -113,21 +128,30 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
         return qs if request.user.is_superuser else qs.filter(hosts=request.user).distinct()
 
     def has_add_permission(self, request, obj=None):
-        return request.user.is_staff and (request.user.is_superuser or Season.objects.filter(hosts=request.user).exists())
+        return request.user.is_staff and (
+            request.user.is_superuser or Season.objects.filter(hosts=request.user).exists()
+        )
 
     @admin.display(description="Hidden state (hosts only)")
     def hidden_state(self, obj):
-        from django.utils.html import format_html
-
         import json
+
+        from django.utils.html import format_html
 
         return format_html("<pre>{}</pre>", json.dumps(obj.state, indent=1)[:20000])
 
     def save_model(self, request, obj, form, change):
         if not change:
             created = game_services.game_create(
-                season=obj.season, game_type=obj.game_type, name=obj.name, settings=obj.settings,
-                public=obj.public, seed=obj.seed, hosts=[request.user], actor=request.user)
+                season=obj.season,
+                game_type=obj.game_type,
+                name=obj.name,
+                settings=obj.settings,
+                public=obj.public,
+                seed=obj.seed,
+                hosts=[request.user],
+                actor=request.user,
+            )
             obj.pk = created.pk
             obj.refresh_from_db()
         else:
@@ -141,11 +165,18 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
             if user is None:
                 messages.error(request, f"No player is called {name}.")
                 continue
-            run_service(request, f"Seat {name}", lambda u=user: game_services.game_seat(game=obj, user=u,
-                                                                                        actor=request.user))
+            run_service(
+                request,
+                f"Seat {name}",
+                lambda u=user: game_services.game_seat(game=obj, user=u, actor=request.user),
+            )
         if form.cleaned_data.get("announce"):
-            announcement_post(game=obj, text=form.cleaned_data["announce"],
-                              category=form.cleaned_data.get("announce_as") or "general", actor=request.user)
+            announcement_post(
+                game=obj,
+                text=form.cleaned_data["announce"],
+                category=form.cleaned_data.get("announce_as") or "general",
+                actor=request.user,
+            )
             audit(action="announce", actor=request.user, game=obj)
 
     def save_related(self, request, form, formsets, change):
@@ -167,21 +198,33 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
 
     @admin.action(description="Resume")
     def resume(self, request, queryset):
-        self._each(request, queryset, "Resume", lambda g: game_services.game_resume(game=g, actor=request.user))
+        self._each(
+            request, queryset, "Resume", lambda g: game_services.game_resume(game=g, actor=request.user)
+        )
 
     @admin.action(description="Resolve the open round now")
     def resolve_now(self, request, queryset):
-        self._each(request, queryset, "Resolve", lambda g: rounds.round_resolve_now(game=g, actor=request.user))
+        self._each(
+            request, queryset, "Resolve", lambda g: rounds.round_resolve_now(game=g, actor=request.user)
+        )
 
     @admin.action(description="Extend the open round by 1 hour")
     def extend_hour(self, request, queryset):
-        self._each(request, queryset, "Extend", lambda g: game_services.round_extend(
-            game=g, by=timedelta(hours=1), actor=request.user))
+        self._each(
+            request,
+            queryset,
+            "Extend",
+            lambda g: game_services.round_extend(game=g, by=timedelta(hours=1), actor=request.user),
+        )
 
     @admin.action(description="Extend the open round by 24 hours")
     def extend_day(self, request, queryset):
-        self._each(request, queryset, "Extend", lambda g: game_services.round_extend(
-            game=g, by=timedelta(hours=24), actor=request.user))
+        self._each(
+            request,
+            queryset,
+            "Extend",
+            lambda g: game_services.round_extend(game=g, by=timedelta(hours=24), actor=request.user),
+        )
 
     @admin.action(description="Retry a failed round")
     def retry_failed(self, request, queryset):
@@ -217,7 +260,9 @@ class AuditLogAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
         qs = admin.ModelAdmin.get_queryset(self, request)
         if request.user.is_superuser:
             return qs
-        return qs.filter(Q(game__hosts=request.user) | Q(season__hosts=request.user, game__isnull=True)).distinct()
+        return qs.filter(
+            Q(game__hosts=request.user) | Q(season__hosts=request.user, game__isnull=True)
+        ).distinct()
 
 
 @admin.register(Season)

@@ -69,7 +69,8 @@ class Game(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(
-                condition=Q(status="finished") | Q(finished_at__isnull=True), name="only_finished_games_have_an_end"
+                condition=Q(status="finished") | Q(finished_at__isnull=True),
+                name="only_finished_games_have_an_end",
             ),
         ]
 
@@ -126,7 +127,9 @@ class Round(models.Model):
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="one_round_per_number"),
-            models.CheckConstraint(condition=Q(closes_at__gte=models.F("opens_at")), name="round_closes_after_it_opens"),
+            models.CheckConstraint(
+                condition=Q(closes_at__gte=models.F("opens_at")), name="round_closes_after_it_opens"
+            ),
         ]
         indexes = [models.Index(fields=["status", "closes_at"], name="round_due_idx")]
 
@@ -223,7 +226,7 @@ class Event(models.Model):
 
 
 class LedgerAccount(models.Model):
-    """A balance of one countable thing: garnets and Tokens of Life per season, chips/cards/points per game."""
+    """A balance of one countable thing: garnets and ToLs per season, chips, cards and points per game."""
 
     class What(models.TextChoices):
         CHIPS = "chips", "Chips"
@@ -245,11 +248,13 @@ class LedgerAccount(models.Model):
         constraints = [
             models.CheckConstraint(condition=Q(balance__gte=0), name="balance_never_negative"),
             models.UniqueConstraint(
-                fields=["season", "user", "game", "what", "item"], name="one_game_account_per_thing",
+                fields=["season", "user", "game", "what", "item"],
+                name="one_game_account_per_thing",
                 condition=Q(game__isnull=False),
             ),
             models.UniqueConstraint(
-                fields=["season", "user", "what", "item"], name="one_season_account_per_thing",
+                fields=["season", "user", "what", "item"],
+                name="one_season_account_per_thing",
                 condition=Q(game__isnull=True),
             ),
             models.CheckConstraint(
@@ -272,7 +277,9 @@ class LedgerEntry(models.Model):
     reason = models.CharField(max_length=200)
     game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     round_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    actor = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    actor = models.ForeignKey(
+        conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

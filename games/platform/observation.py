@@ -131,17 +131,28 @@ def own_submission(seat: Seat, rnd: Round | None) -> dict | None:
     latest = Submission.objects.filter(round=rnd, seat=seat).order_by("-created_at", "-id").first()
     if latest is None:
         return None
-    return {"round": rnd.number, "payload": latest.payload, "final": latest.final,
-            "saved_at": latest.created_at.isoformat()}
+    return {
+        "round": rnd.number,
+        "payload": latest.payload,
+        "final": latest.final,
+        "saved_at": latest.created_at.isoformat(),
+    }
 
 
 def all_submissions(rnd: Round | None) -> list[dict]:
     if rnd is None:
         return []
     return [
-        {"seat": s.seat.number, "player": s.seat.user.username, "payload": s.payload, "final": s.final,
-         "saved_at": s.created_at.isoformat()}
-        for s in Submission.objects.filter(round=rnd).select_related("seat__user").order_by("seat__number", "created_at")
+        {
+            "seat": s.seat.number,
+            "player": s.seat.user.username,
+            "payload": s.payload,
+            "final": s.final,
+            "saved_at": s.created_at.isoformat(),
+        }
+        for s in Submission.objects.filter(round=rnd)
+        .select_related("seat__user")
+        .order_by("seat__number", "created_at")
     ]
 
 

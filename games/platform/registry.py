@@ -70,6 +70,9 @@ class GameType:
         """The hosts' secret data, revealed to everyone when the game ends."""
         return {}
 
+    def demo_prepare(self, game: Game) -> None:
+        """Seed the hidden data of a demo game (e.g. draw it from the game's seed), before it starts."""
+
     def start(self, game: Game) -> Outcome:
         raise RulesError("This game type does not say how to start.")
 
@@ -85,7 +88,9 @@ class GameType:
         """Check a submission against the seat's current state; raise RulesError(field=...) if it is wrong."""
         return payload
 
-    def submission_form(self, game: Game, seat: Seat, round: Round, data=None, initial=None) -> forms.Form | None:
+    def submission_form(
+        self, game: Game, seat: Seat, round: Round, data=None, initial=None
+    ) -> forms.Form | None:
         return None
 
     def form_to_payload(self, form: forms.Form) -> dict:
@@ -113,7 +118,7 @@ class GameType:
 
     # -- operations between rounds or at any time (trades, purchases, flips): name -> handler ------------
     def operations(self) -> dict:
-        """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome (RulesError if not)."""
+        """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome, or RulesError."""
         return {}
 
     # -- the one door for game state ----------------------------------------------------------------------

@@ -35,5 +35,7 @@ def notify_round_resolved(round_id: int) -> int:
 def send_reminder(round_id: int, emails: list[str]) -> int:
     rnd = Round.objects.select_related("game").get(pk=round_id)
     subject = f"{rnd.game.name}: Round {rnd.number} closes soon"
-    body = f"You have not submitted for Round {rnd.number} yet. It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC."
+    body = (
+        f"You have not submitted for Round {rnd.number} yet. It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC."
+    )
     return send_mass_mail([(subject, body, None, [e]) for e in emails], fail_silently=True)

@@ -6,6 +6,7 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz/", views.healthz, name="healthz"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/live/", views.game_feed, name="game-feed"),
     path("seasons/<int:season_id>/", views.season_page, name="season"),

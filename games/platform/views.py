@@ -23,15 +23,27 @@ from .observation import observe, viewer_or_404, visible_games
 from .services import live, rounds
 
 
+def healthz(request):
+    """A bare answer through the same middleware: the health check and the benchmark's ceiling."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
 def home(request):
     games = visible_games(request.user).select_related("season").order_by("-id")
     mine, hosting = [], []
     if request.user.is_authenticated:
         mine = [g for g in games if g.seats.filter(user=request.user).exists()]
         hosting = list(games.filter(hosts=request.user))
-    return render(request, "platform/home.html", {
-        "mine": mine, "hosting": hosting, "games": games[:50], "seasons": Season.objects.order_by("-id")[:20],
-    })
+    return render(
+        request,
+        "platform/home.html",
+        {
+            "mine": mine,
+            "hosting": hosting,
+            "games": games[:50],
+            "seasons": Season.objects.order_by("-id")[:20],
+        },
+    )
 
 
 def _form_for(game, viewer, obs, data=None):
@@ -58,10 +70,17 @@ def game_page(request, game_id: int):
     obs = observe(game, viewer)
     if form is None:
         form = _form_for(game, viewer, obs)
-    context = {"game": game, "obs": obs, "form": form, "state_template": registry.get(game.game_type).page_template}
+    context = {
+        "game": game,
+        "obs": obs,
+        "form": form,
+        "state_template": registry.get(game.game_type).page_template,
+    }
     if request.htmx and request.htmx.target == "round-form":
         return render(request, "platform/game.html#round_form", context)
-    return render(request, "platform/game.html", context, status=400 if form is not None and form.errors else 200)
+    return render(
+        request, "platform/game.html", context, status=400 if form is not None and form.errors else 200
+    )
 
 
 def _handle_post(request, game, viewer):
@@ -77,7 +96,9 @@ def _handle_post(request, game, viewer):
             if viewer.role == "spectator":
                 raise NotAllowed("Spectators cannot act in a game.")
             payload = json.loads(request.POST.get("op_payload") or "{}")
-            payload.update({k[3:]: v for k, v in request.POST.items() if k.startswith("op_") and k != "op_payload"})
+            payload.update(
+                {k[3:]: v for k, v in request.POST.items() if k.startswith("op_") and k != "op_payload"}
+            )
             live.operation_run(game=game, viewer=viewer, name=request.POST["op"], payload=payload)
         else:
             messages.error(request, "Nothing was asked of the page.")
@@ -102,8 +123,9 @@ def _save_submission(request, game, viewer):
     try:
         number = int(request.POST.get("round_number", obs["round"]["number"]))
         payload = registry.get(game.game_type).form_to_payload(form)
-        rounds.submission_save(seat=viewer.seat, round_number=number, payload=payload,
-                               final="save_final" in request.POST)
+        rounds.submission_save(
+            seat=viewer.seat, round_number=number, payload=payload, final="save_final" in request.POST
+        )
     except RulesError as exc:
         form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         return form
@@ -133,27 +155,47 @@ def game_feed(request, game_id: int):
 
 def season_page(request, season_id: int):
     season = get_object_or_404(Season, pk=season_id)
-    members = SeasonPlayer.objects.filter(season=season).select_related("user").annotate(
-        games_played=Count("user__seats", filter=Q(user__seats__game__season=season), distinct=True))
+    members = (
+        SeasonPlayer.objects.filter(season=season)
+        .select_related("user")
+        .annotate(
+            games_played=Count("user__seats", filter=Q(user__seats__game__season=season), distinct=True)
+        )
+    )
     totals = {
         (row["user_id"], row["what"]): row["total"]
         for row in LedgerAccount.objects.filter(season=season, game__isnull=True)
-        .values("user_id", "what").annotate(total=Sum("balance"))
+        .values("user_id", "what")
+        .annotate(total=Sum("balance"))
     }
     standings = sorted(
-        ({"player": m.user.username, "user_id": m.user_id, "eliminated": m.eliminated, "games": m.games_played,
-          "garnets": totals.get((m.user_id, "garnets"), 0),
-          "tokens_of_life": totals.get((m.user_id, "tokens_of_life"), 0)} for m in members),
+        (
+            {
+                "player": m.user.username,
+                "user_id": m.user_id,
+                "eliminated": m.eliminated,
+                "games": m.games_played,
+                "garnets": totals.get((m.user_id, "garnets"), 0),
+                "tokens_of_life": totals.get((m.user_id, "tokens_of_life"), 0),
+            }
+            for m in members
+        ),
         key=lambda r: (r["eliminated"], -r["tokens_of_life"], -r["garnets"], r["player"]),
     )
-    return render(request, "platform/season.html", {"season": season, "standings": standings,
-                                                     "games": season.games.order_by("-id")})
+    return render(
+        request,
+        "platform/season.html",
+        {"season": season, "standings": standings, "games": season.games.order_by("-id")},
+    )
 
 
 @login_required
 def my_ledger(request, season_id: int):
     """The user's own ledger rows in a season: only the owner (and hosts, in the admin) read them."""
     season = get_object_or_404(Season, pk=season_id)
-    entries = LedgerEntry.objects.filter(account__season=season, account__user=request.user).select_related(
-        "account", "game").order_by("-id")[:500]
+    entries = (
+        LedgerEntry.objects.filter(account__season=season, account__user=request.user)
+        .select_related("account", "game")
+        .order_by("-id")[:500]
+    )
     return render(request, "platform/ledger.html", {"season": season, "entries": entries})

@@ -27,16 +27,22 @@ def test_a_balance_cannot_go_below_zero_in_the_database(season, alice):
 
 def test_a_ledger_entry_cannot_record_a_negative_balance(season, alice):
     account = LedgerAccount.objects.create(season=season, user=alice, what="garnets")
-    raises_integrity(lambda: LedgerEntry.objects.create(account=account, delta=-1, balance_after=-1, reason="x"))
+    raises_integrity(
+        lambda: LedgerEntry.objects.create(account=account, delta=-1, balance_after=-1, reason="x")
+    )
 
 
 def test_a_ledger_entry_must_change_something(season, alice):
     account = LedgerAccount.objects.create(season=season, user=alice, what="garnets")
-    raises_integrity(lambda: LedgerEntry.objects.create(account=account, delta=0, balance_after=0, reason="x"))
+    raises_integrity(
+        lambda: LedgerEntry.objects.create(account=account, delta=0, balance_after=0, reason="x")
+    )
 
 
 def test_garnets_belong_to_the_season_not_a_game(tally, alice):
-    raises_integrity(lambda: LedgerAccount.objects.create(season=tally.season, user=alice, game=tally, what="garnets"))
+    raises_integrity(
+        lambda: LedgerAccount.objects.create(season=tally.season, user=alice, game=tally, what="garnets")
+    )
 
 
 def test_chips_belong_to_a_game(season, alice):
@@ -51,7 +57,9 @@ def test_one_season_account_per_thing(season, alice):
 def test_one_game_account_per_thing(tally, alice):
     LedgerAccount.objects.create(season=tally.season, user=alice, game=tally, what="cards", item="A")
     raises_integrity(
-        lambda: LedgerAccount.objects.create(season=tally.season, user=alice, game=tally, what="cards", item="A")
+        lambda: LedgerAccount.objects.create(
+            season=tally.season, user=alice, game=tally, what="cards", item="A"
+        )
     )
 
 

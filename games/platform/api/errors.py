@@ -13,7 +13,9 @@ from ..kit import RulesError
 def exception_handler(exc, context):
     if isinstance(exc, RulesError):
         field = exc.field or "non_field_errors"
-        return Response({"detail": exc.message, "errors": {field: [exc.message]}}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {"detail": exc.message, "errors": {field: [exc.message]}}, status=status.HTTP_400_BAD_REQUEST
+        )
     if isinstance(exc, RoundClosed):
         closed = exc.closed_at.isoformat() if exc.closed_at else None
         return Response({"detail": exc.message, "closed_at": closed}, status=status.HTTP_409_CONFLICT)

@@ -65,8 +65,9 @@ class ActionIn(serializers.Serializer):
 
 class AnnounceIn(serializers.Serializer):
     text = serializers.CharField(max_length=4000)
-    category = serializers.ChoiceField(choices=[c for c in Event.Category.choices if c[0] != "result"],
-                                       default="general")
+    category = serializers.ChoiceField(
+        choices=[c for c in Event.Category.choices if c[0] != "result"], default="general"
+    )
 
 
 class ExtendIn(serializers.Serializer):

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
@@ -45,8 +44,16 @@ class GameListApi(APIView):
         rows = []
         for game in visible_games(request.user).select_related("season").order_by("-id")[:200]:
             viewer = viewer_or_404(game, request.user)
-            rows.append({"id": game.id, "name": game.name, "type": game.game_type, "status": game.status,
-                         "season": game.season.name, "role": viewer.role})
+            rows.append(
+                {
+                    "id": game.id,
+                    "name": game.name,
+                    "type": game.game_type,
+                    "status": game.status,
+                    "season": game.season.name,
+                    "role": viewer.role,
+                }
+            )
         return Response(rows)
 
     @extend_schema(request=s.GameCreateIn, responses={201: s.ObservationOut}, summary="Create a game (hosts)")
@@ -54,8 +61,10 @@ class GameListApi(APIView):
         data = s.GameCreateIn(data=request.data)
         data.is_valid(raise_exception=True)
         season = get_object_or_404(Season, pk=data.validated_data["season"])
-        if not (request.user.is_authenticated and (request.user.is_superuser
-                                                   or season.hosts.filter(pk=request.user.pk).exists())):
+        if not (
+            request.user.is_authenticated
+            and (request.user.is_superuser or season.hosts.filter(pk=request.user.pk).exists())
+        ):
             raise NotAllowed("Only a host of this season can create its games.")
         try:
             registry.get(data.validated_data["type"])
@@ -64,9 +73,13 @@ class GameListApi(APIView):
 
             raise RulesError("No such game type.", field="type") from None
         game = game_services.game_create(
-            season=season, game_type=data.validated_data["type"], name=data.validated_data["name"],
-            settings=data.validated_data["settings"], public=data.validated_data["public"],
-            hosts=[request.user], actor=request.user,
+            season=season,
+            game_type=data.validated_data["type"],
+            name=data.validated_data["name"],
+            settings=data.validated_data["settings"],
+            public=data.validated_data["public"],
+            hosts=[request.user],
+            actor=request.user,
         )
         return Response(observe(game, viewer_or_404(game, request.user)), status=status.HTTP_201_CREATED)
 
@@ -97,32 +110,64 @@ class FeedApi(APIView):
 class SubmissionApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(responses={200: s.SubmissionOut(many=True)}, summary="Your saved versions for the current round")
+    @extend_schema(
+        responses={200: s.SubmissionOut(many=True)}, summary="Your saved versions for the current round"
+    )
     def get(self, request, game_id: int):
         game, viewer = game_for(request, game_id)
         seat = player_seat(viewer)
-        versions = Submission.objects.filter(seat=seat).select_related("round").order_by("round__number", "created_at")
-        return Response([{"round": v.round.number, "payload": v.payload, "final": v.final,
-                          "saved_at": v.created_at.isoformat()} for v in versions])
+        versions = (
+            Submission.objects.filter(seat=seat)
+            .select_related("round")
+            .order_by("round__number", "created_at")
+        )
+        return Response(
+            [
+                {
+                    "round": v.round.number,
+                    "payload": v.payload,
+                    "final": v.final,
+                    "saved_at": v.created_at.isoformat(),
+                }
+                for v in versions
+            ]
+        )
 
-    @extend_schema(request=s.SubmissionIn, responses={201: s.SubmissionOut, 409: s.DetailOut},
-                   summary="Save a new version of your submission")
+    @extend_schema(
+        request=s.SubmissionIn,
+        responses={201: s.SubmissionOut, 409: s.DetailOut},
+        summary="Save a new version of your submission",
+    )
     def post(self, request, game_id: int):
         game, viewer = game_for(request, game_id)
         seat = player_seat(viewer)
         data = s.SubmissionIn(data=request.data)
         data.is_valid(raise_exception=True)
-        saved = rounds.submission_save(seat=seat, round_number=data.validated_data["round"],
-                                       payload=data.validated_data["payload"], final=data.validated_data["final"])
-        return Response({"round": data.validated_data["round"], "payload": saved.payload, "final": saved.final,
-                         "saved_at": saved.created_at.isoformat()}, status=status.HTTP_201_CREATED)
+        saved = rounds.submission_save(
+            seat=seat,
+            round_number=data.validated_data["round"],
+            payload=data.validated_data["payload"],
+            final=data.validated_data["final"],
+        )
+        return Response(
+            {
+                "round": data.validated_data["round"],
+                "payload": saved.payload,
+                "final": saved.final,
+                "saved_at": saved.created_at.isoformat(),
+            },
+            status=status.HTTP_201_CREATED,
+        )
 
 
 class ActionApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.ActionIn, responses={200: s.ObservationOut, 409: s.DetailOut},
-                   summary="Make a move or a decision in a live match")
+    @extend_schema(
+        request=s.ActionIn,
+        responses={200: s.ObservationOut, 409: s.DetailOut},
+        summary="Make a move or a decision in a live match",
+    )
     def post(self, request, game_id: int):
         game, viewer = game_for(request, game_id)
         seat = player_seat(viewer)
@@ -135,8 +180,11 @@ class ActionApi(APIView):
 class OperationApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
-    @extend_schema(request=s.ActionIn, responses={200: s.ObservationOut, 409: s.DetailOut},
-                   summary="Run one of the game's operations (a trade, a purchase, a flip)")
+    @extend_schema(
+        request=s.ActionIn,
+        responses={200: s.ObservationOut, 409: s.DetailOut},
+        summary="Run one of the game's operations (a trade, a purchase, a flip)",
+    )
     def post(self, request, game_id: int, name: str):
         game, viewer = game_for(request, game_id)
         if viewer.role == "spectator":
@@ -164,8 +212,12 @@ class HostAnnounceApi(HostApi):
         game, _ = self.host_game(request, game_id)
         data = s.AnnounceIn(data=request.data)
         data.is_valid(raise_exception=True)
-        event = announcement_post(game=game, text=data.validated_data["text"],
-                                  category=data.validated_data["category"], actor=request.user)
+        event = announcement_post(
+            game=game,
+            text=data.validated_data["text"],
+            category=data.validated_data["category"],
+            actor=request.user,
+        )
         from ..services.audit import audit
 
         audit(action="announce", actor=request.user, game=game, event=event.id)
@@ -178,8 +230,9 @@ class HostExtendApi(HostApi):
         game, viewer = self.host_game(request, game_id)
         data = s.ExtendIn(data=request.data)
         data.is_valid(raise_exception=True)
-        game_services.round_extend(game=game, by=timedelta(minutes=data.validated_data["minutes"]),
-                                   actor=request.user)
+        game_services.round_extend(
+            game=game, by=timedelta(minutes=data.validated_data["minutes"]), actor=request.user
+        )
         return Response(observe(game, viewer))
 
 
@@ -224,7 +277,9 @@ class MyBalancesApi(APIView):
     @extend_schema(responses=s.BalanceOut(many=True), summary="Your garnets and Tokens of Life per season")
     def get(self, request):
         seasons = Season.objects.filter(players__user=request.user)
-        return Response([{"season": season.name, "balances": balances(season=season, user=request.user)}
-                         for season in seasons])
-
-
+        return Response(
+            [
+                {"season": season.name, "balances": balances(season=season, user=request.user)}
+                for season in seasons
+            ]
+        )

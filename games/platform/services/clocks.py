@@ -34,7 +34,9 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
     if clock.seat_id == seat.pk and clock.deadline and pending.kind != "turn":
         deadline = clock.deadline + timedelta(seconds=pending.seconds)
     else:
-        deadline = now + timedelta(seconds=pending.seconds + banked.pop(str(seat.number), 0) * (pending.kind != "turn"))
+        deadline = now + timedelta(
+            seconds=pending.seconds + banked.pop(str(seat.number), 0) * (pending.kind != "turn")
+        )
         clock.increments_used = 0
         clock.started_at = now
     clock.banked = banked
@@ -74,8 +76,13 @@ def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
     now = now or timezone.now()
     game = Game.objects.select_for_update().get(pk=game_id)
     clock = TurnClock.objects.select_for_update().select_related("seat").get(game=game)
-    if (clock.generation != generation or clock.deadline is None or clock.deadline > now or game.paused_at
-            or game.status != Game.Status.RUNNING):
+    if (
+        clock.generation != generation
+        or clock.deadline is None
+        or clock.deadline > now
+        or game.paused_at
+        or game.status != Game.Status.RUNNING
+    ):
         return False
     game_type = registry.get(game.game_type)
     seat = clock.seat

@@ -21,14 +21,40 @@ def events_write(*, game: Game, events, round_number: int | None = None, actor=N
     rows: list[Event] = []
     for event in events:
         if isinstance(event, Announce):
-            rows.append(Event(game=game, kind=Event.Kind.ANNOUNCEMENT, round_number=round_number, text=event.text,
-                              data=event.data, author=actor))
+            rows.append(
+                Event(
+                    game=game,
+                    kind=Event.Kind.ANNOUNCEMENT,
+                    round_number=round_number,
+                    text=event.text,
+                    data=event.data,
+                    author=actor,
+                )
+            )
         elif isinstance(event, Reveal):
-            rows.append(Event(game=game, kind=Event.Kind.REVEAL, seat=seats[event.seat], round_number=round_number,
-                              text=event.text, data=event.data, author=actor))
+            rows.append(
+                Event(
+                    game=game,
+                    kind=Event.Kind.REVEAL,
+                    seat=seats[event.seat],
+                    round_number=round_number,
+                    text=event.text,
+                    data=event.data,
+                    author=actor,
+                )
+            )
         elif isinstance(event, Ledger):
-            ledger_post(season=game.season, user=seats[event.seat].user, what=event.what, delta=event.delta,
-                        reason=event.reason, game=game, item=event.item, round_number=round_number, actor=actor)
+            ledger_post(
+                season=game.season,
+                user=seats[event.seat].user,
+                what=event.what,
+                delta=event.delta,
+                reason=event.reason,
+                game=game,
+                item=event.item,
+                round_number=round_number,
+                actor=actor,
+            )
         else:
             raise TypeError(f"Unknown event {event!r}")
     created = Event.objects.bulk_create(rows)
@@ -40,7 +66,13 @@ def events_write(*, game: Game, events, round_number: int | None = None, actor=N
 def announcement_post(*, game: Game, text: str, category: str = Event.Category.GENERAL, actor=None) -> Event:
     """A host's public post: a clarification, addendum, erratum or general announcement."""
     current = game.rounds.order_by("-number").values_list("number", flat=True).first()
-    event = Event.objects.create(game=game, kind=Event.Kind.ANNOUNCEMENT, category=category, text=text,
-                                 round_number=current, author=actor)
+    event = Event.objects.create(
+        game=game,
+        kind=Event.Kind.ANNOUNCEMENT,
+        category=category,
+        text=text,
+        round_number=current,
+        author=actor,
+    )
     bump_version(game)
     return event

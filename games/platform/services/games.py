@@ -1,4 +1,4 @@
-"""A game's life: create, seat, start, apply outcomes, pause and resume, extend, finish; host actions audited."""
+"""A game's life: create, seat, start, apply outcomes, pause, resume, extend, finish; hosts audited."""
 
 from __future__ import annotations
 
@@ -27,16 +27,26 @@ def require_host(game: Game, user) -> None:
 
 
 @transaction.atomic
-def game_create(*, season: Season, game_type: str, name: str, hosts=(), settings: dict | None = None,
-                public: bool = True, seed: int | None = None, actor=None) -> Game:
+def game_create(
+    *,
+    season: Season,
+    game_type: str,
+    name: str,
+    hosts=(),
+    settings: dict | None = None,
+    public: bool = True,
+    seed: int | None = None,
+    actor=None,
+) -> Game:
     kind = registry.get(game_type)
     merged = {**kind.default_settings(), **(settings or {})}
     problems = kind.settings_problems(merged)
     if problems:
         raise RulesError("; ".join(problems), field="settings")
     extra = {"seed": seed} if seed is not None else {}
-    game = Game.objects.create(season=season, game_type=game_type, name=name, settings=merged, public=public,
-                               **extra)
+    game = Game.objects.create(
+        season=season, game_type=game_type, name=name, settings=merged, public=public, **extra
+    )
     game.hosts.set(hosts)
     audit(action="game_create", actor=actor, game=game, game_type=game_type, name=name)
     return game
@@ -70,7 +80,8 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
     seats = game.seats.count()
     if not kind.min_players <= seats <= kind.max_players:
         raise RulesError(
-            f"{kind.name} needs {kind.min_players}-{kind.max_players} players; {seats} are seated.", field="seats"
+            f"{kind.name} needs {kind.min_players}-{kind.max_players} players; {seats} are seated.",
+            field="seats",
         )
     problems = kind.hidden_problems(game)
     if problems:
@@ -137,7 +148,9 @@ def game_pause(*, game: Game, actor=None, now=None) -> Game:
     if clock:
         clock.remaining_when_paused = max(clock.deadline - now, timedelta(0))
         clock.save(update_fields=["remaining_when_paused"])
-    events_write(game=game, events=[Announce("The hosts paused the game. Every clock is stopped.")], actor=actor)
+    events_write(
+        game=game, events=[Announce("The hosts paused the game. Every clock is stopped.")], actor=actor
+    )
     audit(action="game_pause", actor=actor, game=game)
     return game
 

@@ -8,18 +8,35 @@ from django.db.models import F, Q
 from ..errors import NotEnough
 from ..models import LedgerAccount, LedgerEntry
 
-WORDS = {"garnets": "garnets", "tokens_of_life": "Tokens of Life", "chips": "chips", "cards": "cards", "points": "points"}
+WORDS = {
+    "garnets": "garnets",
+    "tokens_of_life": "Tokens of Life",
+    "chips": "chips",
+    "cards": "cards",
+    "points": "points",
+}
 
 
 def account_for(*, season, user, what: str, game=None, item: str = "") -> LedgerAccount:
     game = None if what in LedgerAccount.SEASON_WIDE else game
-    account, _ = LedgerAccount.objects.get_or_create(season=season, user=user, game=game, what=what, item=item)
+    account, _ = LedgerAccount.objects.get_or_create(
+        season=season, user=user, game=game, what=what, item=item
+    )
     return account
 
 
 @transaction.atomic
 def ledger_post(
-    *, season, user, what: str, delta: int, reason: str, game=None, item: str = "", round_number=None, actor=None
+    *,
+    season,
+    user,
+    what: str,
+    delta: int,
+    reason: str,
+    game=None,
+    item: str = "",
+    round_number=None,
+    actor=None,
 ) -> LedgerEntry:
     """Add `delta` (negative to take) to the user's balance, or raise NotEnough leaving it untouched.
 

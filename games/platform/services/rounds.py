@@ -21,7 +21,9 @@ log = logging.getLogger("games.platform.rounds")
 
 
 @transaction.atomic
-def submission_save(*, seat: Seat, round_number: int, payload: dict, final: bool = False, now=None) -> Submission:
+def submission_save(
+    *, seat: Seat, round_number: int, payload: dict, final: bool = False, now=None
+) -> Submission:
     """Save a new version of the seat's submission for the round, or refuse it: never accept and ignore.
 
     The round row is locked, so a save either commits before the resolution reads the submissions (and
@@ -80,7 +82,10 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -
             if not early and (game.paused_at or rnd.closes_at > now):
                 return False
             kind = registry.get(game.game_type)
-            submissions = {n: s.payload for n, s in latest_submissions(rnd, until=rnd.closes_at if not early else None).items()}
+            submissions = {
+                n: s.payload
+                for n, s in latest_submissions(rnd, until=rnd.closes_at if not early else None).items()
+            }
             outcome = kind.resolve_round(game, rnd, submissions)
             rnd.status = Round.Status.RESOLVED
             rnd.resolved_at = now
@@ -88,7 +93,10 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -
                 rnd.closes_at = min(rnd.closes_at, now)
             rnd.save(update_fields=["status", "resolved_at", "closes_at"])
             outcome_apply(game=game, outcome=outcome, round_number=rnd.number, actor=actor, now=now)
-            if game.status == Game.Status.RUNNING and round_open(game=game, number=rnd.number + 1, now=now) is None:
+            if (
+                game.status == Game.Status.RUNNING
+                and round_open(game=game, number=rnd.number + 1, now=now) is None
+            ):
                 game_finish(game=game, now=now)
             if actor is not None:
                 audit(action="round_resolve_now", actor=actor, game=game, round=rnd.number)

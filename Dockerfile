@@ -1,0 +1,12 @@
+# The one image of the stack: web (gunicorn), worker and beat run it with different commands.
+FROM python:3.13-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 GENIUS_VAR_DIR=/var/genius
+WORKDIR /app
+COPY requirements.lock .
+RUN pip install --no-cache-dir --require-hashes -r requirements.lock
+COPY . .
+RUN GENIUS_PRODUCTION=1 DJANGO_SECRET_KEY=build-only-key-not-used-at-run-time-0123456789 \
+    python manage.py collectstatic --no-input --verbosity 0
+USER nobody
+EXPOSE 8000
+CMD ["gunicorn", "genius.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
