@@ -1,0 +1,39 @@
+"""Middle Marathon's pure rules: a two-player race whose pieces' abilities ask for choices mid-move."""
+
+from .abilities import options, prompt
+from .pieces import NEUTRAL, PIECES, name, owner, parse_piece
+from .play import apply, check_action, legal_actions, pending, timeout
+from .scoring import decide_winner, final_order, placements, seat_scores
+from .state import FULL_DECK, Settings, State, Task, new_game, state_from_json, state_to_json
+from .track import TRACK_LENGTH
+from .views import full_view, public_view, seat_view
+
+__all__ = [
+    "FULL_DECK",
+    "NEUTRAL",
+    "PIECES",
+    "TRACK_LENGTH",
+    "Settings",
+    "State",
+    "Task",
+    "apply",
+    "check_action",
+    "decide_winner",
+    "final_order",
+    "full_view",
+    "legal_actions",
+    "name",
+    "new_game",
+    "options",
+    "owner",
+    "parse_piece",
+    "pending",
+    "placements",
+    "prompt",
+    "public_view",
+    "seat_scores",
+    "seat_view",
+    "state_from_json",
+    "state_to_json",
+    "timeout",
+]
