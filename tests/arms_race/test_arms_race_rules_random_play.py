@@ -129,6 +129,8 @@ def check_events(state: State, events: list) -> None:
     for event in events:
         if isinstance(event, Reveal) and event.data.get("event") == "hand":
             assert event.data["hand"] == [w.value for w in state.hands[event.seat]]
+        if isinstance(event, Reveal) and event.data.get("event") == "seen":
+            assert state.phase == Phase.REDIRECT and event.seat == state.flight.seen[-1]
         if isinstance(event, Announce) and state.phase in (Phase.RESPOND, Phase.REDIRECT):
             assert "weapon" not in event.data and "hand" not in event.data
 

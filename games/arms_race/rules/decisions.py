@@ -20,7 +20,7 @@ ACTIONS = {
     Phase.RESPOND: ("challenge", "pass"),
     Phase.REDIRECT: ("redirect",),
 }
-CLAIMS = [w.value for w in WEAPONS]
+CLAIMS = tuple(w.value for w in WEAPONS)
 
 
 def pending(state: State) -> dict | None:
@@ -36,7 +36,7 @@ def pending(state: State) -> dict | None:
             "options": {
                 "price": state.settings.wild_card_price,
                 "name_weapon": state.settings.wild_declared_at == "purchase",
-                "weapons": CLAIMS if state.settings.wild_declared_at == "purchase" else [],
+                "weapons": list(CLAIMS) if state.settings.wild_declared_at == "purchase" else [],
             },
         }
     flight = state.flight
@@ -48,7 +48,7 @@ def pending(state: State) -> dict | None:
             "kind": "attack",
             "seats": [attacker],
             **base,
-            "options": {"targets": targets, "claims": CLAIMS},
+            "options": {"targets": targets, "claims": list(CLAIMS)},
         }
     if state.phase == Phase.RESPOND:
         can_pass = not must_challenge(state)
@@ -64,7 +64,7 @@ def pending(state: State) -> dict | None:
         "kind": "redirect",
         "seats": [passer],
         **base,
-        "options": {"targets": list(flight.unseen(state.players)), "claims": CLAIMS},
+        "options": {"targets": list(flight.unseen(state.players)), "claims": list(CLAIMS)},
     }
 
 
@@ -79,7 +79,9 @@ def legal_actions(state: State, seat: int) -> dict | None:
         decision["options"]["cards"] = [w.value for w in WEAPONS if w in hand] + ([WILD] if held else [])
         if held:
             named = sorted({w.value for w in held if w is not None}, key=CLAIMS.index)
-            decision["options"]["wild_as"] = CLAIMS if state.settings.wild_declared_at == "play" else named
+            decision["options"]["wild_as"] = (
+                list(CLAIMS) if state.settings.wild_declared_at == "play" else named
+            )
     return decision
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from games.platform.kit import RulesError
+
 from .decisions import legal_actions, pending
 from .state import AttackRecord, Claim, Outcome, Settings, State
 from .weapons import WEAPONS
@@ -95,6 +97,8 @@ def public_view(state: State) -> dict:
 
 def seat_view(state: State, seat: int) -> dict:
     """The public view plus this seat's hand, wild cards, the weapon in flight if they have seen it."""
+    if not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise RulesError("That seat is not at this table.", field="seat")
     view = public_view(state)
     flight = state.flight
     learned = None
