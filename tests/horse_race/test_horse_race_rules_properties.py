@@ -26,9 +26,7 @@ from games.horse_race.rules import (
 from tests.horse_race.horse_race_support import random_submission
 
 KEYS = ["ability", "space", "bets", "kind", "use", "select", "gain", "guesses", "A", "b", "Z", ""]
-leaf = (
-    st.none() | st.booleans() | st.integers(-3, 20) | st.sampled_from(["A", "c", "J", "AB", "", "3"])
-)
+leaf = st.none() | st.booleans() | st.integers(-3, 20) | st.sampled_from(["A", "c", "J", "AB", "", "3"])
 junk = st.recursive(
     leaf,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(KEYS), inner, max_size=4),
