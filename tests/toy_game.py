@@ -70,6 +70,17 @@ class Tally(GameType):
     def resolve_round(self, game, round, submissions):
         from games.platform.services.ledger import ledger_post
 
+        if game.settings.get("hang_on_round") == round.number:
+            # Written inside the transaction, then the process hangs until a test kills it.
+            import pathlib
+            import time
+
+            seat = game.seats.first()
+            ledger_post(
+                season=game.season, user=seat.user, what="garnets", delta=77, reason="half-way", game=game
+            )
+            pathlib.Path(game.settings["hang_flag"]).write_text("inside")
+            time.sleep(120)
         if game.settings.get("explode_on_round") == round.number:
             # Write something first, so the test can see the rollback takes it back too.
             seat = game.seats.first()
@@ -121,15 +132,21 @@ class TallyDuel(GameType):
         return {"turn_seconds": 60, "reserve_seconds": 60, "increment": 30, "target": 10}
 
     def start(self, game):
-        return Outcome(state={"turn": 0, "said": [], "loser": None, "asks": None})
+        return Outcome(state={"turn": 0, "turn_no": 0, "said": [], "loser": None, "asks": None})
 
     def pending(self, game):
         state = game.state
         if state.get("loser") is not None:
             return None
+        key = str(state["turn_no"])
         if state.get("asks") is not None:
-            return Pending(seat_number=state["asks"], kind="answer", seconds=60)
-        return Pending(seat_number=state["turn"], kind="turn", seconds=game.settings["turn_seconds"])
+            return Pending(seat_number=state["asks"], kind="answer", seconds=60, turn_key=key)
+        if state.get("answered"):
+            # Back to the turn's owner after the other's answer: no extra time, only what was banked.
+            return Pending(seat_number=state["turn"], kind="after answer", seconds=0, turn_key=key)
+        return Pending(
+            seat_number=state["turn"], kind="turn", seconds=game.settings["turn_seconds"], turn_key=key
+        )
 
     def reserve_seconds(self, game):
         return game.settings["reserve_seconds"]
@@ -151,8 +168,11 @@ class TallyDuel(GameType):
             state["asks"] = 1 - seat.number
         elif state["asks"] is not None:
             state["asks"] = None
+            state["answered"] = True
         else:
             state["turn"] = 1 - state["turn"]
+            state["turn_no"] += 1
+            state["answered"] = False
         finished = sum(n for _, n in state["said"]) >= game.settings["target"]
         return Outcome(state=state, events=events, finished=finished)
 
@@ -166,3 +186,11 @@ class TallyDuel(GameType):
 
     def observation(self, game, viewer):
         return {"said": game.state.get("said", []), "loser": game.state.get("loser")}
+
+
+def register():
+    """Called by the platform for GENIUS_GAME_MODULES=tests.toy_game (worker subprocesses of the tests)."""
+    from games.platform import registry
+
+    registry.register(Tally())
+    registry.register(TallyDuel())

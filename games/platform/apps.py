@@ -7,3 +7,13 @@ class PlatformConfig(AppConfig):
     name = "games.platform"
     label = "platform"
     verbose_name = "Genius platform"
+
+    def ready(self):
+        # Game types that live outside the game apps (the tests' toy games, a community's own) are named
+        # in GENIUS_GAME_MODULES; each such module has a register() that adds its types to the registry.
+        from importlib import import_module
+
+        from django.conf import settings
+
+        for name in getattr(settings, "GENIUS_GAME_MODULES", []):
+            import_module(name).register()

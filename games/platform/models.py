@@ -151,6 +151,8 @@ class TurnClock(models.Model):
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="clock")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+", null=True, blank=True)
     kind = models.CharField(max_length=40, blank=True, help_text="turn, or the decision that is owed")
+    # Which turn the pending move belongs to (from the game type): a new key starts a fresh allowance.
+    turn_key = models.CharField(max_length=40, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True)
     # How many reserve increments this decision has drawn; the reserve itself is on the seat.

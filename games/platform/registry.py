@@ -33,7 +33,8 @@ class Pending:
 
     seat_number: int
     kind: str
-    seconds: float
+    seconds: float  # a fresh turn's allowance, or the extra time this interaction adds to the turn
+    turn_key: str = ""  # the same key as the previous move means "the same turn goes on"
 
 
 @dataclass

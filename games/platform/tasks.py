@@ -28,7 +28,7 @@ def notify_round_resolved(round_id: int) -> int:
     emails = rnd.game.seats.exclude(user__email="").values_list("user__email", flat=True)
     subject = f"{rnd.game.name}: Round {rnd.number} is resolved"
     body = "The results are in your inbox on the game page."
-    return send_mass_mail([(subject, body, None, [e]) for e in emails], fail_silently=True)
+    return send_mass_mail([(subject, body, None, [e]) for e in emails])
 
 
 @shared_task(name="games.platform.tasks.send_reminder")
@@ -38,4 +38,4 @@ def send_reminder(round_id: int, emails: list[str]) -> int:
     body = (
         f"You have not submitted for Round {rnd.number} yet. It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC."
     )
-    return send_mass_mail([(subject, body, None, [e]) for e in emails], fail_silently=True)
+    return send_mass_mail([(subject, body, None, [e]) for e in emails])

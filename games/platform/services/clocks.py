@@ -27,18 +27,25 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
         clock.save()
         return clock
     seat = Seat.objects.get(game=game, number=pending.seat_number)
+    key = (pending.kind, pending.seat_number, pending.turn_key)
+    if clock.seat_id and (clock.kind, clock_seat_number(clock), clock.turn_key) == key:
+        return clock  # nothing moved on: the same decision keeps its deadline
     banked = dict(clock_banked(clock))
-    if clock.seat_id and clock.seat_id != seat.pk and clock.deadline:
-        # The owner of the interrupted turn keeps what was left of it.
-        banked[str(clock_seat_number(clock))] = max((clock.deadline - now).total_seconds(), 0)
-    if clock.seat_id == seat.pk and clock.deadline and pending.kind != "turn":
-        deadline = clock.deadline + timedelta(seconds=pending.seconds)
-    else:
-        deadline = now + timedelta(
-            seconds=pending.seconds + banked.pop(str(seat.number), 0) * (pending.kind != "turn")
-        )
+    if pending.turn_key != clock.turn_key or not pending.turn_key:
+        # A new turn: a fresh allowance, nothing banked from the last one.
+        banked = {}
+        deadline = now + timedelta(seconds=pending.seconds)
         clock.increments_used = 0
         clock.started_at = now
+    elif clock.seat_id == seat.pk and clock.deadline:
+        # The same player's next interaction in the same turn adds its extra time to what is left.
+        deadline = clock.deadline + timedelta(seconds=pending.seconds)
+    else:
+        # The move passes to the other player within the turn: bank what the one leaving had left.
+        if clock.seat_id and clock.deadline:
+            banked[str(clock_seat_number(clock))] = max((clock.deadline - now).total_seconds(), 0)
+        deadline = now + timedelta(seconds=pending.seconds + banked.pop(str(seat.number), 0))
+    clock.turn_key = pending.turn_key
     clock.banked = banked
     clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
     if game.paused_at:
