@@ -13,13 +13,17 @@ from games.horse_race.rules import (
     full_view,
     generate_movement_table,
     initial_state,
+    pending_decisions,
     purchase,
     race_order,
+    resolve_elimination,
     resolve_round,
     seat_view,
     settle_submission,
     state_from_json,
     state_to_json,
+    submit_ec_vote,
+    submit_winner_choice,
     trade,
     validate_submission,
 )
@@ -114,3 +118,21 @@ def test_validated_submission_settles_to_itself(seed):
         payload["space"],
         payload["bets"],
     )
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32))
+def test_ended_state_with_pending_decisions_round_trips_through_json(seed):
+    rng = random.Random(seed)
+    state = play_game(seed, seats=rng.randint(2, 9))
+    ending = state.ending
+    if ending.chooser is not None:
+        state, _ = submit_winner_choice(state, ending.chooser, rng.choice(ending.choice_candidates))
+    for voter in ending.ec_voters:
+        if rng.random() < 0.7:
+            state, _ = submit_ec_vote(state, voter, rng.choice(ending.ec_candidates))
+        check(state)
+    state, _ = resolve_elimination(state, {s: rng.randint(0, 5) for s in range(len(state.players))}, rng)
+    assert state.ending.elimination_candidate in ending.ec_candidates
+    assert pending_decisions(state) == []
+    check(state)

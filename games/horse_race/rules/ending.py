@@ -146,10 +146,9 @@ def _open_elimination(state: State) -> list[Event]:
     ]
 
 
-def _ec_announcement(seat: int, how: str) -> Announce:
-    return Announce(
-        f"The Elimination Candidate is {seat_name(seat)} ({how}).", {"elimination_candidate": seat, "by": how}
-    )
+def _ec_announcement(seat: int, how: str, votes: dict[str, int | None] | None = None) -> Announce:
+    data = {"elimination_candidate": seat, "by": how, "votes": votes or {}}
+    return Announce(f"The Elimination Candidate is {seat_name(seat)} ({how}).", data)
 
 
 def _ending(state: State) -> Ending:
@@ -239,9 +238,7 @@ def resolve_elimination(
     state = copy.deepcopy(state)
     state.ending.elimination_candidate = leaders[0]
     votes = {str(v): ending.votes[v] for v in ending.ec_voters}
-    event = _ec_announcement(leaders[0], how)
-    event.data["votes"] = votes
-    return state, [event]
+    return state, [_ec_announcement(leaders[0], how, votes)]
 
 
 def pending_decisions(state: State) -> list[dict]:
