@@ -73,6 +73,7 @@ def play_game(seed: int, seats: int = 9):
         total_chips = sum(p.chips for p in state.players)
         state, events = resolve_round(state, submissions)
         check(state)
+        json.dumps([event.data for event in events if hasattr(event, "data")])
         assert sum(p.chips for p in state.players) <= total_chips + sum(
             e.delta for e in events if getattr(e, "what", "") == "chips" and e.delta > 0
         )

@@ -28,7 +28,9 @@ def resolve_round(state: State, submissions: Mapping[int, object]) -> tuple[Stat
             raise RulesError(f"There is no seat {seat!r} in this game.", field="seat")
     # every submission is settled against the state as the round closes, before any of it takes effect
     settled = {
-        seat: settle_submission(state, seat, submissions[seat]) if seat in submissions else Settled()
+        seat: Settled()
+        if submissions.get(seat) is None
+        else settle_submission(state, seat, submissions[seat])
         for seat in range(len(state.players))
     }
     state = copy.deepcopy(state)
