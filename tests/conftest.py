@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from games.platform import registry
@@ -80,6 +82,60 @@ def tally(season, hank, alice, bob):
     game_services.game_start(game=game, actor=hank)
     game.refresh_from_db()
     return game
+
+
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-quic",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def browser():
+    """Debian's chromium driven by Playwright (never Playwright's own browser download)."""
+    path = os.environ.get("GENIUS_BROWSER", "/usr/bin/chromium")
+    if not os.path.exists(path):
+        pytest.skip(f"No chromium at {path}: apt-get install chromium (CI does).")
+    # Playwright's sync API runs an event loop in this thread; the ORM calls of the test itself are safe.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=path, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page_as(browser, live_server):
+    """page_as(user) -> a page logged in as user (None: a spectator who is not logged in)."""
+    from django.conf import settings
+    from django.test import Client
+
+    contexts = []
+
+    def open_page(user=None, width=1000):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        contexts.append(context)
+        if user is not None:
+            client = Client()
+            client.force_login(user)
+            cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+            context.add_cookies(
+                [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}]
+            )
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
 
 
 def seat_of(game, user):

@@ -108,6 +108,7 @@ def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
         "status": game.status,
         "paused": game.paused_at is not None,
         "version": game.version,
+        "poll_seconds": kind.poll_seconds,
         "viewer": {"role": viewer.role, "seat": viewer.seat_number},
         "players": [{"seat": s.number, "name": s.user.username} for s in seats],
         "round": round_dict(rnd, now),

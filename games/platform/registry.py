@@ -54,7 +54,8 @@ class GameType:
     flow: str = "rounds"  # "rounds" (Main Match windows) or "turns" (live match with clocks)
     min_players: int = 2
     max_players: int = 30
-    page_template: str = "platform/game_state.html"  # renders the observation's "game" part
+    page_template: str = "platform/game_state.html"  # renders the observation's "state" part
+    poll_seconds: float = 3  # how often pages ask for news; live matches use 1 to stay within 2 s
 
     # -- set-up -------------------------------------------------------------------------------------------
     def default_settings(self) -> dict:

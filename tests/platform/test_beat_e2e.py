@@ -39,8 +39,14 @@ def test_beat_closes_a_round_of_a_few_seconds_through_the_worker(season, hank, a
         pytest.skip("The worker is another process: it needs the shared PostgreSQL test database.")
     if not redis_up():
         pytest.skip(f"No Redis at {BROKER}.")
-    game = game_services.game_create(season=season, game_type="tally", name="Quick", hosts=[hank],
-                                     settings={"window_minutes": 0.05, "rounds": 1}, actor=hank)
+    game = game_services.game_create(
+        season=season,
+        game_type="tally",
+        name="Quick",
+        hosts=[hank],
+        settings={"window_minutes": 0.05, "rounds": 1},
+        actor=hank,
+    )
     for player in (alice, bob):
         game_services.game_seat(game=game, user=player, actor=hank)
     game_services.game_start(game=game, actor=hank)
