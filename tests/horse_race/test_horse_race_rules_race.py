@@ -164,3 +164,23 @@ def test_game_never_ends_early_even_when_every_horse_has_finished():
         assert not state.over
     state, _ = play(state)
     assert state.over and race_order(moves) == list("ABCDEFGHI")
+
+
+def test_settings_round_trip_and_refuse_unknown_or_bad_values():
+    from games.horse_race.rules import Settings
+
+    settings = Settings(round0_spectating=True, bet_points=(1, 2, 3, 4, 5, 6, 7, 8, 9))
+    assert Settings.from_json(settings.to_json()) == settings
+    with pytest.raises(RulesError) as error:
+        Settings.from_json({"colour": "red"})
+    assert error.value.field == "settings"
+    with pytest.raises(RulesError):
+        Settings.from_json({"bet_points": [1, 2]})
+
+
+def test_purchase_refused_after_the_race():
+    from games.horse_race.rules import purchase
+
+    over, _ = play(at_round(10))
+    with pytest.raises(RulesError):
+        purchase(over, 0, "A")
