@@ -1,4 +1,4 @@
-"""Through a real browser: a player saves a round's form; a spectator sees the result appear without a reload."""
+"""Through a real browser: a player saves the round form; a spectator sees the result arrive live."""
 
 from __future__ import annotations
 
