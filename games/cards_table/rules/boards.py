@@ -24,8 +24,10 @@ RULES: dict[str, str] = {
     "colour_board_sum": "The sum of all cards of the same colour on a board will equal 16 or 17.",
     "colour_game_sum": "The sum of all cards of the same colour across all 3 rounds will equal 50.",
     "no_repeat": "No card will have the same number and the same colour as it did in the previous round.",
-    "number_groups": "There will be no more than 2 orthogonally connected cells of the same number on a board.",
-    "colour_groups": "There will be no more than 2 orthogonally connected cells of the same colour on a board.",
+    "number_groups": "There will be no more than 2 orthogonally connected cells of the same number on a "
+    "board.",
+    "colour_groups": "There will be no more than 2 orthogonally connected cells of the same colour on a "
+    "board.",
 }
 
 NUMBER_COUNTS = {1: 8, 2: 9, 3: 8}
@@ -119,7 +121,9 @@ def _location_rules(boards: Boards) -> list[Violation]:
         if total not in LOCATION_SUMS:
             r, c = cell_of(i)
             found.append(
-                Violation("location_sum", f"The cards at R{r}C{c} sum to {total} over the 3 rounds.", ((0, r, c),))
+                Violation(
+                    "location_sum", f"The cards at R{r}C{c} sum to {total} over the 3 rounds.", ((0, r, c),)
+                )
             )
     fives = [i for i, s in enumerate(sums) if s == 5]
     sevens = [i for i, s in enumerate(sums) if s == 7]
@@ -162,7 +166,9 @@ def _board_rules(rnd: int, board: Board, diagonal: bool) -> list[Violation]:
             if j > i and board[i] == board[j]:
                 # Both bullets forbid exactly this: two adjacent cards alike in number and colour.
                 pair = (_place(rnd, i), _place(rnd, j))
-                text = f"Round {rnd}: adjacent cards R{pair[0][1]}C{pair[0][2]} and R{pair[1][1]}C{pair[1][2]}"
+                text = (
+                    f"Round {rnd}: adjacent cards R{pair[0][1]}C{pair[0][2]} and R{pair[1][1]}C{pair[1][2]}"
+                )
                 found.append(Violation("adjacent_same_number", f"{text} share number and colour.", pair))
                 found.append(Violation("adjacent_same_colour", f"{text} share colour and number.", pair))
     for n, want in NUMBER_COUNTS.items():
@@ -210,11 +216,20 @@ def _board_rules(rnd: int, board: Board, diagonal: bool) -> list[Violation]:
 def _game_colour_sums(boards: Boards) -> list[Violation]:
     found = []
     for colour in COLOURS:
-        places = [_place(r, i) for r, board in enumerate(boards, 1) for i in range(CELLS) if board[i].colour == colour]
+        places = [
+            _place(r, i)
+            for r, board in enumerate(boards, 1)
+            for i in range(CELLS)
+            if board[i].colour == colour
+        ]
         total = sum(boards[r - 1][index(row, col)].number for r, row, col in places)
         if total != COLOUR_GAME_SUM:
             found.append(
-                Violation("colour_game_sum", f"The {colour.value} cards of the 3 rounds sum to {total}.", tuple(places))
+                Violation(
+                    "colour_game_sum",
+                    f"The {colour.value} cards of the 3 rounds sum to {total}.",
+                    tuple(places),
+                )
             )
     return found
 
@@ -228,7 +243,8 @@ def _repeats(boards: Boards) -> list[Violation]:
                 found.append(
                     Violation(
                         "no_repeat",
-                        f"R{r}C{c} is a {boards[rnd - 1][i].words()} card in both round {rnd - 1} and round {rnd}.",
+                        f"R{r}C{c} is a {boards[rnd - 1][i].words()} card in both round {rnd - 1} "
+                        f"and round {rnd}.",
                         ((rnd - 1, r, c), (rnd, r, c)),
                     )
                 )

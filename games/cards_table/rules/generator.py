@@ -1,4 +1,4 @@
-"""A random valid set of three boards from the game's seed: a backtracking search, numbers first, then colours."""
+"""A random valid set of three boards from a seed: backtracking search, numbers first, then colours."""
 
 from __future__ import annotations
 
@@ -19,7 +19,10 @@ from .cards import CELLS, COLOURS, NUMBERS, ROUNDS, SIZE, Boards, Card
 # rounds of a location together keeps the location sums true at every step; the counts 8/9/8 of each
 # board then force as many 5s as 7s (each board sums to 50, so the 25 locations sum to 150 = 25 x 6).
 TRIPLES = tuple(t for t in product(NUMBERS, repeat=ROUNDS) if sum(t) in LOCATION_SUMS)
-NODE_LIMIT = 4000  # a search that wanders this long restarts from a fresh shuffle
+# A search that wanders this long restarts from a fresh shuffle: dead ends found late are cheaper to leave.
+NUMBER_NODES = 4000
+COLOUR_NODES = 4000
+COLOUR_TRIES = 20
 
 
 class _Restart(Exception):
@@ -47,8 +50,12 @@ def _group_too_big(values: list, i: int) -> bool:
     while todo:
         j = todo.pop()
         r, c = divmod(j, SIZE)
-        for k in (j - SIZE if r > 0 else -1, j + SIZE if r < SIZE - 1 else -1, j - 1 if c > 0 else -1,
-                  j + 1 if c < SIZE - 1 else -1):
+        for k in (
+            j - SIZE if r > 0 else -1,
+            j + SIZE if r < SIZE - 1 else -1,
+            j - 1 if c > 0 else -1,
+            j + 1 if c < SIZE - 1 else -1,
+        ):
             if k >= 0 and k not in seen and values[k] is not None and values[k] == values[i]:
                 seen.add(k)
                 if len(seen) > MAX_GROUP:
@@ -77,12 +84,12 @@ class _Search:
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.nodes > NODE_LIMIT:
+        if self.nodes > self.limit:
             raise _Restart
 
     # --- numbers: one location at a time, all three rounds at once -------------------------------------
     def numbers(self) -> list[list[int]]:
-        self.nodes = 0
+        self.nodes, self.limit = 0, NUMBER_NODES
         self.nums: list[list] = [[None] * CELLS for _ in range(ROUNDS)]
         self.counts = [dict.fromkeys(NUMBERS, 0) for _ in range(ROUNDS)]
         if not self._place_numbers(0):
@@ -122,14 +129,18 @@ class _Search:
 
     # --- colours: cell by cell, round by round ------------------------------------------------------------
     def colours(self, nums: list[list[int]]) -> list[list]:
-        self.nodes = 0
+        self.nodes, self.limit = 0, COLOUR_NODES
         self.nums = nums
         # Each board's numbers sum to 50 = 16 + 17 + 17, and each colour must make 50 over the game, so
         # each colour is the 16 of exactly one round.
         low = list(COLOURS)
         self.rng.shuffle(low)
-        self.target = [{c: COLOUR_BOARD_SUMS[0] if c == low[b] else COLOUR_BOARD_SUMS[1] for c in COLOURS}
-                       for b in range(ROUNDS)]
+        self.target = [
+            {c: COLOUR_BOARD_SUMS[0] if c == low[b] else COLOUR_BOARD_SUMS[1] for c in COLOURS}
+            for b in range(ROUNDS)
+        ]
+        # rest[b][i]: the numbers of board b after cell i, smallest first.
+        self.rest = [[sorted(nums[b][i + 1 :]) for i in range(CELLS)] for b in range(ROUNDS)]
         self.cols: list[list] = [[None] * CELLS for _ in range(ROUNDS)]
         self.ccount = [dict.fromkeys(COLOURS, 0) for _ in range(ROUNDS)]
         self.csum = [dict.fromkeys(COLOURS, 0) for _ in range(ROUNDS)]
@@ -169,23 +180,27 @@ class _Search:
         count, total, target = self.ccount[b], self.csum[b], self.target[b]
         if sum(max(0, MIN_COLOUR_COUNT - count[c]) for c in COLOURS) > left:
             return False
+        # The numbers still to be coloured are known: each colour must make up its sum from them, taking at
+        # least the cards it still lacks and at most as many as keep the others at eight.
+        rest = self.rest[b][i]
         for c in COLOURS:
             need = target[c] - total[c]
-            # Every card still to come is worth 1 to 3, and the colour still needs its missing cards.
-            if need < max(0, MIN_COLOUR_COUNT - count[c]) or need > 3 * left:
+            fewest = max(0, MIN_COLOUR_COUNT - count[c])
+            most = min(left, left - sum(max(0, MIN_COLOUR_COUNT - count[o]) for o in COLOURS if o != c))
+            if need < sum(rest[:fewest]) or need > sum(rest[len(rest) - most :]) if most > 0 else need != 0:
                 return False
         return True
 
 
 def generate_boards(rng: random.Random, diagonal_adjacency: bool = False) -> Boards:
-    """Three boards obeying every Rule of the Boards, drawn from rng alone (the same seed gives the same set)."""
+    """Three boards obeying every Rule of the Boards, drawn from rng alone (one seed, one set)."""
     search = _Search(rng, diagonal_adjacency)
     while True:
         try:
             nums = search.numbers()
         except _Restart:
             continue
-        for _attempt in range(20):
+        for _attempt in range(COLOUR_TRIES):
             try:
                 cols = search.colours(nums)
             except _Restart:
