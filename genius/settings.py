@@ -160,18 +160,17 @@ GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").spli
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
 
-# Email goes to the console unless an SMTP host is given.
-_smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "")
-MAILERS = {
-    "default": {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend"
-        if _smtp_host
-        else "django.core.mail.backends.console.EmailBackend",
-        "OPTIONS": {"host": _smtp_host, "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25"))}
-        if _smtp_host
-        else {},
+# Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
+_smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")
+if _smtp_host:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": _smtp_host, "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25"))},
+        }
     }
-}
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "genius@localhost")
 
 REST_FRAMEWORK = {
