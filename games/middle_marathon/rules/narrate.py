@@ -14,5 +14,6 @@ def say(state: State, events: list, text: str, **data: Any) -> None:
     events.append(Announce(text, data))
 
 
-def tell(events: list, seat: int, text: str, **data: Any) -> None:
-    events.append(Reveal(seat, text, data))
+def tell(events: list, to: int, text: str, **data: Any) -> None:
+    """A line for one seat's inbox only."""
+    events.append(Reveal(to, text, data))
