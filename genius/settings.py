@@ -50,8 +50,10 @@ INSTALLED_APPS = [
 ]
 # Each game app registers its game type in its AppConfig.ready(); the platform never names a game.
 GAME_APPS = ["games.horse_race", "games.cards_table", "games.middle_marathon", "games.arms_race"]
+_skipped = set(os.environ.get("GENIUS_SKIP_GAME_APPS", "").split(","))
 for _app in GAME_APPS:
-    if (BASE_DIR / _app.replace(".", "/") / "apps.py").exists() and _app not in INSTALLED_APPS:
+    _has_config = (BASE_DIR / _app.replace(".", "/") / "apps.py").exists()
+    if _has_config and _app not in INSTALLED_APPS and _app not in _skipped:
         INSTALLED_APPS.append(_app)
 
 MIDDLEWARE = [
@@ -143,12 +145,13 @@ CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
 if CELERY_BROKER_URL.startswith("filesystem://"):
     _queue = VAR_DIR / "broker"
-    for _sub in ("queue", "processed"):
+    for _sub in ("queue", "processed", "control"):
         (_queue / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue / "queue"),
         "data_folder_out": str(_queue / "queue"),
         "processed_folder": str(_queue / "processed"),
+        "control_folder": str(_queue / "control"),
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
