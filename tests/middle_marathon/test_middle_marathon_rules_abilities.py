@@ -191,3 +191,35 @@ def test_movement_zero_may_discard_nothing():
     state, _ = play(state, 0, "M")
     state, _ = choose(state, [])
     assert state.hands[BLUE] == [2, 3]
+
+
+def test_a_piece_off_the_board_cannot_use_its_ability():
+    # Red's Force carries Red's Gravity over the line: a finished Gravity pulls nothing.
+    state = make({"FR": 5, "GR": 13, "SB": 10}, to_move=RED)
+    state, _ = play(state, 4, "FR")
+    state, _ = choose(state, "GR")
+    assert state.finished == ["GR"] and state.positions["FR"] == 9
+    assert pending(state)["kind"] == "turn" and pending(state)["seat"] == BLUE
+
+
+def test_setting_zero_may_not_target_itself():
+    from games.middle_marathon.rules import Settings
+
+    state = make({"FB": 4, "RB": 5})
+    state, _ = play(state, 0, "FB")
+    assert "FB" in pending(state)["options"]
+    state = make({"FB": 4, "RB": 5}, settings=Settings(zero_may_target_itself=False))
+    state, _ = play(state, 0, "FB")
+    assert "FB" not in pending(state)["options"]
+    state = make({"FB": 4, "RB": 5}, settings=Settings(zero_may_target_itself=False))
+    state, _ = play(state, 0, "RB")
+    assert "RB" not in pending(state)["options"] and "FB" in pending(state)["options"]
+
+
+def test_a_status_put_on_again_lasts_until_the_later_end_and_does_not_double_reverse():
+    state = make({"RB": 5, "SR": 10}, reversed_={"SR": 3}, turn=3)
+    state, _ = play(state, 0, "RB")
+    state, _ = choose(state, "SR")
+    assert state.reversed_until == {"SR": 5}
+    state, _ = play(state, 2, "SR")
+    assert state.positions["SR"] == 8  # reversed once, not twice
