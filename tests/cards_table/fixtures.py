@@ -43,3 +43,37 @@ def frozen(boards) -> tuple:
 
 def at(row: int, col: int) -> int:
     return (row - 1) * 5 + col - 1
+
+
+def fresh(players: int = 10, **settings):
+    """A game on the fixture boards, with the 'extremes' heat rule unless told otherwise."""
+    from games.cards_table.rules import Settings, new_game
+
+    settings.setdefault("heat_rule", "extremes")
+    return new_game(Settings(players=players, **settings), boards=frozen(parse(VALID)))
+
+
+def play(state, plan: dict):
+    """Flip for each seat in turn: plan[seat] lists cells (row, col) or (action, (row, col)) for a declared
+    flip. Returns the state and all events."""
+    from games.cards_table.rules import flip
+
+    events = []
+    for seat, moves in plan.items():
+        for move in moves:
+            if isinstance(move[0], str):
+                state, evs = flip(state, seat, *move[1], declared_action=move[0])
+            else:
+                state, evs = flip(state, seat, *move)
+            events += evs
+    return state, events
+
+
+def round_points(state, rnd: int) -> list[int]:
+    return [
+        sum(p.delta for p in state.points if p.seat == s and p.round == rnd) for s in range(len(state.seats))
+    ]
+
+
+def totals(state) -> list[int]:
+    return [sum(p.delta for p in state.points if p.seat == s) for s in range(len(state.seats))]
