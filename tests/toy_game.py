@@ -43,6 +43,9 @@ class Tally(GameType):
     def hidden_problems(self, game):
         return [] if game.settings.get("secret") != "missing" else ["the secret is missing"]
 
+    def hidden_data(self, game):
+        return {"secret_word": game.settings.get("secret_word", "CANARY-SECRET-WORD")}
+
     def start(self, game):
         return Outcome(
             state={"totals": [0] * game.seats.count(), "picks": {}, "secret": "CANARY-TALLY-SECRET"}

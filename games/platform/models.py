@@ -62,6 +62,9 @@ class Game(models.Model):
     # Bumped on every change anybody could see, so a feed poll with nothing new is one cheap query.
     version = models.PositiveBigIntegerField(default=0)
     paused_at = models.DateTimeField(null=True, blank=True)
+    # The published SHA-256 of the hidden host data (with a secret salt, revealed at the end).
+    commitment = models.CharField(max_length=64, blank=True)
+    commitment_salt = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

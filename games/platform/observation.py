@@ -11,9 +11,10 @@ from django.http import Http404
 from django.utils import timezone
 
 from . import registry
-from .models import Event, Game, Round, Seat, Submission
+from .models import Event, Game, LedgerEntry, Round, Seat, Submission
 from .registry import Viewer
 from .services.clocks import seconds_left
+from .services.commitment import commitment_check
 from .services.ledger import balances
 
 
@@ -116,6 +117,8 @@ def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
         "announcements": [e for e in events if e["kind"] == Event.Kind.ANNOUNCEMENT],
         "inbox": [e for e in events if e["kind"] == Event.Kind.REVEAL],
         "state": kind.observation(game, viewer),
+        "commitment": commitment_check(game)
+        or ({"commitment": game.commitment} if game.commitment else None),
     }
     if viewer.role == "player":
         data["submission"] = own_submission(viewer.seat, rnd)
@@ -172,3 +175,65 @@ def visible_games(user):
         # Logged-in users may watch every game; non-public games are closed only to anonymous visitors.
         return Game.objects.all()
     return Game.objects.filter(public=True)
+
+
+def history(game: Game) -> dict:
+    """The whole game, revealed: every event round by round, every submission, the ledgers, the hidden data.
+
+    Only for a finished game (or its hosts): the callers check that.
+    """
+    kind = registry.get(game.game_type)
+    rounds = {r.number: r for r in game.rounds.all()}
+    return {
+        "game": {
+            "id": game.id,
+            "name": game.name,
+            "type": kind.slug,
+            "season": game.season.name,
+            "status": game.status,
+            "seed": game.seed,
+            "settings": game.settings,
+            "started_at": game.started_at.isoformat() if game.started_at else None,
+            "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        },
+        "players": [{"seat": s.number, "name": s.user.username} for s in game.seats.select_related("user")],
+        "rounds": [
+            {
+                "number": n,
+                "opens_at": r.opens_at.isoformat(),
+                "closes_at": r.closes_at.isoformat(),
+                "status": r.status,
+            }
+            for n, r in sorted(rounds.items())
+        ],
+        "events": [event_dict(e) for e in Event.objects.filter(game=game).select_related("seat__user")],
+        "submissions": [
+            {
+                "round": s.round.number,
+                "seat": s.seat.number,
+                "player": s.seat.user.username,
+                "payload": s.payload,
+                "final": s.final,
+                "saved_at": s.created_at.isoformat(),
+            }
+            for s in Submission.objects.filter(round__game=game)
+            .select_related("round", "seat__user")
+            .order_by("round__number", "seat__number", "created_at", "id")
+        ],
+        "ledger": [
+            {
+                "player": e.account.user.username,
+                "what": e.account.what,
+                "item": e.account.item,
+                "delta": e.delta,
+                "balance_after": e.balance_after,
+                "reason": e.reason,
+                "round": e.round_number,
+                "at": e.created_at.isoformat(),
+            }
+            for e in LedgerEntry.objects.filter(game=game).select_related("account__user").order_by("id")
+        ],
+        "hidden_data": kind.hidden_data(game),
+        "commitment": commitment_check(game),
+        "final_state": kind.observation(game, Viewer(role="host")),
+    }

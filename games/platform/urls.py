@@ -9,6 +9,8 @@ urlpatterns = [
     path("healthz/", views.healthz, name="healthz"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/live/", views.game_feed, name="game-feed"),
+    path("games/<int:game_id>/history/", views.game_history, name="game-history"),
+    path("games/<int:game_id>/export.json", views.game_export, name="game-export"),
     path("seasons/<int:season_id>/", views.season_page, name="season"),
     path("seasons/<int:season_id>/ledger/", views.my_ledger, name="my-ledger"),
 ]

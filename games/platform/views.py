@@ -10,7 +10,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseStopPolling
@@ -19,7 +19,7 @@ from . import registry
 from .errors import NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
 from .models import Game, LedgerAccount, LedgerEntry, Season, SeasonPlayer
-from .observation import observe, viewer_or_404, visible_games
+from .observation import history, observe, viewer_or_404, visible_games
 from .services import live, rounds
 
 
@@ -199,3 +199,41 @@ def my_ledger(request, season_id: int):
         .order_by("-id")[:500]
     )
     return render(request, "platform/ledger.html", {"season": season, "entries": entries})
+
+
+def _history_or_404(request, game_id: int):
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    viewer = viewer_or_404(game, request.user)
+    if game.status != Game.Status.FINISHED and viewer.role != "host":
+        raise Http404("The history opens when the game ends.")
+    return game, viewer
+
+
+def game_history(request, game_id: int):
+    """After the end: every event round by round, revealed, with the hidden data and its commitment check."""
+    game, viewer = _history_or_404(request, game_id)
+    data = history(game)
+    by_round: dict = {}
+    for event in data["events"]:
+        by_round.setdefault(event["round"], []).append(event)
+    timeline = sorted(by_round.items(), key=lambda item: -1 if item[0] is None else item[0])
+    return render(
+        request,
+        "platform/history.html",
+        {
+            "game": game,
+            "data": data,
+            "timeline": timeline,
+            "obs": observe(game, viewer),
+            "state_template": registry.get(game.game_type).page_template,
+            "hidden_json": json.dumps(data["hidden_data"], indent=1, sort_keys=True),
+        },
+    )
+
+
+def game_export(request, game_id: int):
+    """The whole game as JSON, for archives and for anyone who wants to replay it."""
+    game, _ = _history_or_404(request, game_id)
+    response = JsonResponse(history(game), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="genius-game-{game.id}.json"'
+    return response

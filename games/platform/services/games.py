@@ -91,7 +91,12 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
     outcome = kind.start(game)
     game.state = outcome.state
     game.save(update_fields=["status", "started_at", "state"])
-    events_write(game=game, events=[Announce(f"{game.name} has started."), *outcome.events], actor=actor)
+    from .commitment import commitment_publish
+
+    committed = commitment_publish(game=game)
+    events_write(
+        game=game, events=[Announce(f"{game.name} has started."), committed, *outcome.events], actor=actor
+    )
     if kind.flow == "rounds":
         round_open(game=game, number=kind.first_round(game), now=now)
     else:
