@@ -1,0 +1,171 @@
+"""Blackout Middle Horse Race as a platform game type: windows, forms, resolution, operations, the door."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import timedelta
+
+from games.platform.kit import Announce, Ledger, Reveal, RulesError
+from games.platform.registry import GameType, Outcome
+
+from . import decisions
+from .forms import RoundForm, payload_to_initial
+from .models import MovementTable
+from .observation import observe
+from .rules import (
+    HORSES,
+    ROUNDS,
+    Settings,
+    generate_movement_table,
+    initial_state,
+    movement_table_problems,
+    resolve_round,
+    validate_submission,
+)
+from .store import LAST_DECISION_ROUND, dump, load, rules_settings, seat_names
+from .trading import OPERATIONS, expire_offers
+
+SEAT = re.compile(r"\bseat (\d+)\b")
+HOURS = ("round0_hours", "round_hours", "decision_hours")
+
+
+def movement_from_seed(seed: int) -> dict[str, list[int]]:
+    """The movement table a game's seed draws (the hosts' one-click table, and the demo's)."""
+    return generate_movement_table(random.Random(seed))
+
+
+def with_names(game, events: list) -> list:
+    """The rules call players "seat 3"; the site says who they are (the data keeps the seat numbers)."""
+    names = seat_names(game)
+
+    def named(match: re.Match) -> str:
+        return names.get(int(match.group(1)), match.group(0))
+
+    renamed = []
+    for event in events:
+        if isinstance(event, Announce):
+            event = Announce(SEAT.sub(named, event.text), event.data)
+        elif isinstance(event, Reveal):
+            event = Reveal(event.seat, SEAT.sub(named, event.text), event.data)
+        renamed.append(event)
+    return renamed
+
+
+class HorseRace(GameType):
+    slug = "horse_race"
+    name = "Blackout Middle Horse Race"
+    flow = "rounds"
+    min_players = 2  # the match is for 9; smaller tables are allowed for rehearsals (see the rulings)
+    max_players = 9
+    page_template = "horse_race/state.html"
+
+    # -- set-up -----------------------------------------------------------------------------------------
+    def default_settings(self) -> dict:
+        return {"round0_hours": 48, "round_hours": 24, "decision_hours": 24, "rules": Settings().to_json()}
+
+    def settings_problems(self, settings: dict) -> list[str]:
+        problems = []
+        for key in HOURS:
+            value = settings.get(key)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                problems.append(f"{key} must be a number of hours above 0.")
+        minutes = settings.get("window_minutes")
+        if minutes is not None and (
+            isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0
+        ):
+            problems.append("window_minutes must be a number of minutes above 0 (or absent).")
+        try:
+            rules_settings(settings)
+        except RulesError as error:
+            problems.append(error.message)
+        return problems
+
+    def hidden_problems(self, game) -> list[str]:
+        table = MovementTable.objects.filter(game=game).first()
+        if table is None:
+            return ["the movement table is missing: enter it in the admin or generate it from the seed"]
+        return ["movement table: " + p for p in table.problems()]
+
+    def hidden_data(self, game) -> dict:
+        table = MovementTable.objects.filter(game=game).first()
+        return {"movement": table.grid if table else None}
+
+    def demo_prepare(self, game) -> None:
+        MovementTable.objects.update_or_create(game=game, defaults={"grid": movement_from_seed(game.seed)})
+
+    def start(self, game) -> Outcome:
+        grid = MovementTable.objects.get(game=game).grid
+        if movement_table_problems(grid):
+            raise RulesError("The movement table is not valid.", field="hidden")
+        seats = game.seats.count()
+        settings = rules_settings(game.settings)
+        state = initial_state(grid, seats, settings)
+        events = []
+        for seat in range(seats):
+            if settings.starting_chips:
+                events.append(Ledger(seat, "chips", settings.starting_chips, "Starting chips"))
+            events.extend(Ledger(seat, "cards", 1, "Starting hand", horse) for horse in HORSES)
+        return Outcome(state=dump(state), events=events)
+
+    # -- rounds -----------------------------------------------------------------------------------------
+    def first_round(self, game) -> int:
+        return 0
+
+    def round_window(self, game, number: int) -> timedelta | None:
+        if number > LAST_DECISION_ROUND:
+            return None
+        if number > ROUNDS:
+            # After Round 10 a round opens only while the ending waits on a decision.
+            if not game.state or decisions.decision_now(load(game)) is None:
+                return None
+            hours = game.settings.get("decision_hours", 24)
+        else:
+            hours = game.settings["round0_hours"] if number == 0 else game.settings["round_hours"]
+        minutes = game.settings.get("window_minutes")
+        return timedelta(minutes=minutes) if minutes else timedelta(hours=hours)
+
+    def clean_submission(self, game, seat, round, payload) -> dict:
+        state = load(game)
+        if round.number > ROUNDS:
+            return decisions.clean(state, seat, round.number, payload)
+        if state.round != round.number:
+            raise RulesError(f"Round {round.number} is not the open round.", field="round")
+        return validate_submission(state, seat.number, payload)
+
+    def submission_form(self, game, seat, round, data=None, initial=None):
+        state = load(game)
+        if round.number > ROUNDS:
+            if not decisions.owes(decisions.decision_now(state), seat.number):
+                return None  # the page says there is nothing to submit (see the observation's "decision")
+            return decisions.DecisionForm(
+                data=data, initial=initial, game=game, state=state, round_number=round.number
+            )
+        return RoundForm(data=data, initial=payload_to_initial(initial), state=state, seat=seat.number)
+
+    def form_to_payload(self, form) -> dict:
+        if isinstance(form, RoundForm):
+            return form.payload
+        return dict(form.cleaned_data)
+
+    def resolve_round(self, game, round, submissions) -> Outcome:
+        state = load(game)
+        if round.number > ROUNDS:
+            state, events = decisions.resolve(game, state, round.number, submissions)
+            return Outcome(state=dump(state), events=with_names(game, events))
+        if state.round != round.number:
+            raise RuntimeError(
+                f"Round {round.number} closed but the rules state has Round {state.round} open."
+            )
+        state, events = resolve_round(state, submissions)
+        if state.over:
+            expire_offers(game)
+        return Outcome(state=dump(state), events=with_names(game, events))
+
+    # -- between the rounds -----------------------------------------------------------------------------
+    def operations(self) -> dict:
+        return dict(OPERATIONS)
+
+    # -- the one door -----------------------------------------------------------------------------------
+    def observation(self, game, viewer) -> dict:
+        return observe(game, viewer)
