@@ -65,6 +65,8 @@ class Game(models.Model):
     # The published SHA-256 of the hidden host data (with a secret salt, revealed at the end).
     commitment = models.CharField(max_length=64, blank=True)
     commitment_salt = models.CharField(max_length=64, blank=True)
+    # Hosts mute the pair chats, e.g. during a live Death Match.
+    chats_muted = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
@@ -310,3 +312,57 @@ class AuditLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.actor} {self.action}"
+
+
+class ChatMessage(models.Model):
+    """A message in the private chat of two players of a game; its two players and the hosts read it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat_messages")
+    low_seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    high_seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")
+    author = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=2000)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["game", "low_seat", "high_seat", "id"], name="pair_chat_idx")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(low_seat=models.F("high_seat")), name="a_chat_has_two_seats"),
+        ]
+
+
+class Webhook(models.Model):
+    """Where a game's or a season's public announcements are posted as JSON (Discord-compatible, signed)."""
+
+    season = models.ForeignKey(
+        Season, on_delete=models.CASCADE, null=True, blank=True, related_name="webhooks"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=100, blank=True, help_text="Signs each post (HMAC-SHA256).")
+    active = models.BooleanField(default=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(season__isnull=False) | Q(game__isnull=False),
+                name="a_webhook_belongs_to_a_game_or_season",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class NotificationPreference(models.Model):
+    """Which emails a user wants. Missing row: all of them."""
+
+    user = models.OneToOneField(
+        conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
+    )
+    round_opened = models.BooleanField(default=True)
+    reminder = models.BooleanField(default=True)
+    results = models.BooleanField(default=True)
+    your_turn = models.BooleanField(default=True)

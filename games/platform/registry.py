@@ -55,6 +55,7 @@ class GameType:
     min_players: int = 2
     max_players: int = 30
     page_template: str = "platform/game_state.html"  # renders the observation's "state" part
+    pair_template: str | None = None  # shown on a pair chat page (e.g. the horse race's trade offers)
     poll_seconds: float = 3  # how often pages ask for news; live matches use 1 to stay within 2 s
 
     # -- set-up -------------------------------------------------------------------------------------------

@@ -39,3 +39,26 @@ def send_reminder(round_id: int, emails: list[str]) -> int:
         f"You have not submitted for Round {rnd.number} yet. It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC."
     )
     return send_mass_mail([(subject, body, None, [e]) for e in emails])
+
+
+@shared_task(
+    name="games.platform.tasks.deliver_webhook",
+    bind=True,
+    max_retries=6,
+    retry_backoff=True,
+    retry_backoff_max=600,
+    retry_jitter=True,
+)
+def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
+    """Post one announcement to one webhook; a failure is retried with exponential backoff."""
+    from .models import Event, Webhook
+    from .services.webhooks import DeliveryFailed, webhook_deliver
+
+    webhook = Webhook.objects.filter(pk=webhook_id, active=True).first()
+    event = Event.objects.select_related("game__season").filter(pk=event_id).first()
+    if webhook is None or event is None:
+        return 0
+    try:
+        return webhook_deliver(webhook=webhook, event=event)
+    except DeliveryFailed as exc:
+        raise self.retry(exc=exc) from exc

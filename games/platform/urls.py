@@ -11,6 +11,8 @@ urlpatterns = [
     path("games/<int:game_id>/live/", views.game_feed, name="game-feed"),
     path("games/<int:game_id>/history/", views.game_history, name="game-history"),
     path("games/<int:game_id>/export.json", views.game_export, name="game-export"),
+    path("games/<int:game_id>/chats/", views.chat_list, name="chat-list"),
+    path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.chat_page, name="chat"),
     path("seasons/<int:season_id>/", views.season_page, name="season"),
     path("seasons/<int:season_id>/ledger/", views.my_ledger, name="my-ledger"),
 ]

@@ -21,6 +21,7 @@ from .kit import RulesError
 from .models import Game, LedgerAccount, LedgerEntry, Season, SeasonPlayer
 from .observation import history, observe, viewer_or_404, visible_games
 from .services import live, rounds
+from .services.chat import chat_access, chat_messages, chat_post, require_player
 
 
 def healthz(request):
@@ -237,3 +238,51 @@ def game_export(request, game_id: int):
     response = JsonResponse(history(game), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="genius-game-{game.id}.json"'
     return response
+
+
+def chat_list(request, game_id: int):
+    """The pair chats the viewer may open: a player's with each other player; a host's, every pair."""
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    viewer = viewer_or_404(game, request.user)
+    seats = list(game.seats.select_related("user"))
+    if viewer.role == "player":
+        pairs = [(viewer.seat, other) for other in seats if other.pk != viewer.seat.pk]
+    elif viewer.role == "host":
+        pairs = [(a, b) for i, a in enumerate(seats) for b in seats[i + 1 :]]
+    else:
+        raise Http404("Pair chats are private.")
+    return render(request, "platform/chat_list.html", {"game": game, "pairs": pairs, "viewer": viewer})
+
+
+@require_http_methods(["GET", "POST"])
+def chat_page(request, game_id: int, a: int, b: int):
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    viewer = viewer_or_404(game, request.user)
+    seat_a, seat_b = chat_access(game, viewer, a, b)
+    error, draft = None, ""
+    if request.method == "POST":
+        try:
+            me = require_player(viewer)
+            other = seat_b if me.pk == seat_a.pk else seat_a
+            chat_post(game=game, author_seat=me, other_seat=other, text=request.POST.get("text", ""))
+            if not request.htmx:
+                return redirect("chat", game_id=game.id, a=a, b=b)
+        except (RulesError, StateChanged, NotAllowed) as exc:
+            error, draft = exc.message, request.POST.get("text", "")
+    messages_ = list(chat_messages(game=game, seat_a=seat_a, seat_b=seat_b))
+    game.refresh_from_db(fields=["chats_muted", "version"])
+    kind = registry.get(game.game_type)
+    context = {
+        "game": game,
+        "seat_a": seat_a,
+        "seat_b": seat_b,
+        "chat": messages_,
+        "viewer": viewer,
+        "error": error,
+        "draft": draft,
+        "pair_template": kind.pair_template,
+        "obs": observe(game, viewer) if kind.pair_template else None,
+    }
+    if request.htmx and request.htmx.target == "chat-messages":
+        return render(request, "platform/chat.html#messages", context)
+    return render(request, "platform/chat.html", context, status=400 if error else 200)

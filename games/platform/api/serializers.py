@@ -93,3 +93,18 @@ class BalanceOut(serializers.Serializer):
 
 class DetailOut(serializers.Serializer):
     detail = serializers.CharField()
+
+
+class ChatMessageOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    author = serializers.CharField()
+    text = serializers.CharField()
+    at = serializers.CharField()
+
+
+class ChatMessageIn(serializers.Serializer):
+    text = serializers.CharField(max_length=2000)
+
+
+class MuteIn(serializers.Serializer):
+    muted = serializers.BooleanField()

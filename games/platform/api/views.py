@@ -17,6 +17,7 @@ from ..models import Game, Season, Submission
 from ..observation import event_dict, observe, viewer_or_404, visible_events, visible_games
 from ..services import games as game_services
 from ..services import live, rounds
+from ..services.chat import chat_access, chat_messages, chat_post, chats_mute, require_player
 from ..services.events import announcement_post
 from ..services.ledger import balances
 from . import serializers as s
@@ -283,3 +284,49 @@ class MyBalancesApi(APIView):
                 for season in seasons
             ]
         )
+
+
+def chat_rows(messages):
+    return [
+        {"id": m.id, "author": m.author.username, "text": m.text, "at": m.created_at.isoformat()}
+        for m in messages
+    ]
+
+
+class ChatApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("after", int, description="Only messages after this id")],
+        responses=s.ChatMessageOut(many=True),
+        summary="Read a pair chat (its two players and hosts)",
+    )
+    def get(self, request, game_id: int, a: int, b: int):
+        game, viewer = game_for(request, game_id)
+        seat_a, seat_b = chat_access(game, viewer, a, b)
+        try:
+            after = int(request.query_params.get("after", 0))
+        except ValueError:
+            after = 0
+        return Response(chat_rows(chat_messages(game=game, seat_a=seat_a, seat_b=seat_b, after=after)))
+
+    @extend_schema(request=s.ChatMessageIn, responses={201: s.ChatMessageOut}, summary="Write in a pair chat")
+    def post(self, request, game_id: int, a: int, b: int):
+        game, viewer = game_for(request, game_id)
+        seat_a, seat_b = chat_access(game, viewer, a, b)
+        me = require_player(viewer)
+        data = s.ChatMessageIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        other = seat_b if me.pk == seat_a.pk else seat_a
+        message = chat_post(game=game, author_seat=me, other_seat=other, text=data.validated_data["text"])
+        return Response(chat_rows([message])[0], status=status.HTTP_201_CREATED)
+
+
+class HostMuteApi(HostApi):
+    @extend_schema(request=s.MuteIn, responses=s.DetailOut, summary="Mute or unmute the game's pair chats")
+    def post(self, request, game_id: int):
+        game, _ = self.host_game(request, game_id)
+        data = s.MuteIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        chats_mute(game=game, muted=data.validated_data["muted"], actor=request.user)
+        return Response({"detail": "Chats muted." if data.validated_data["muted"] else "Chats open."})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import F
 
 from ..kit import Announce, Ledger, Reveal
@@ -59,6 +59,7 @@ def events_write(*, game: Game, events, round_number: int | None = None, actor=N
             raise TypeError(f"Unknown event {event!r}")
     created = Event.objects.bulk_create(rows)
     bump_version(game)
+    announce_outward([e for e in created if e.kind == Event.Kind.ANNOUNCEMENT])
     return created
 
 
@@ -75,4 +76,25 @@ def announcement_post(*, game: Game, text: str, category: str = Event.Category.G
         author=actor,
     )
     bump_version(game)
+    announce_outward([event])
     return event
+
+
+def announce_outward(events: list[Event]) -> None:
+    """Queue each public announcement for the webhooks of its game and season, once the transaction commits."""
+    from ..models import Webhook
+
+    if not events:
+        return
+    game = events[0].game
+    hooks = list(
+        Webhook.objects.filter(active=True)
+        .filter(models.Q(game=game) | models.Q(season_id=game.season_id, game__isnull=True))
+        .values_list("id", flat=True)
+    )
+    if not hooks:
+        return
+    from ..tasks import deliver_webhook
+
+    ids = [e.id for e in events]
+    transaction.on_commit(lambda: [deliver_webhook.delay(h, e) for e in ids for h in hooks])

@@ -1,0 +1,72 @@
+"""Pair chats: every two players of a game share a private channel; the hosts read them all."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from ..errors import NotAllowed, StateChanged
+from ..kit import RulesError
+from ..models import ChatMessage, Game, Seat
+from .audit import audit
+from .events import bump_version
+
+
+def pair(seat_a: Seat, seat_b: Seat) -> tuple[Seat, Seat]:
+    return (seat_a, seat_b) if seat_a.number < seat_b.number else (seat_b, seat_a)
+
+
+def chat_messages(*, game: Game, seat_a: Seat, seat_b: Seat, after: int = 0):
+    low, high = pair(seat_a, seat_b)
+    return ChatMessage.objects.filter(game=game, low_seat=low, high_seat=high, id__gt=after).select_related(
+        "author"
+    )
+
+
+@transaction.atomic
+def chat_post(*, game: Game, author_seat: Seat, other_seat: Seat, text: str) -> ChatMessage:
+    text = (text or "").strip()
+    if not text:
+        raise RulesError("Write something first.", field="text")
+    if len(text) > 2000:
+        raise RulesError("A message holds at most 2000 characters.", field="text")
+    if author_seat.pk == other_seat.pk:
+        raise RulesError("A pair chat is with another player.", field="other")
+    if Game.objects.filter(pk=game.pk, chats_muted=True).exists():
+        raise StateChanged("The hosts have muted the chats of this game for now.")
+    if game.status == Game.Status.FINISHED:
+        raise StateChanged("The game is over; its chats are closed.")
+    low, high = pair(author_seat, other_seat)
+    message = ChatMessage.objects.create(
+        game=game, low_seat=low, high_seat=high, author=author_seat.user, text=text
+    )
+    bump_version(game)
+    return message
+
+
+@transaction.atomic
+def chats_mute(*, game: Game, muted: bool, actor) -> None:
+    from .games import require_host
+
+    require_host(game, actor)
+    Game.objects.filter(pk=game.pk).update(chats_muted=muted)
+    audit(action="chats_mute" if muted else "chats_unmute", actor=actor, game=game)
+
+
+def chat_access(game: Game, viewer, seat_a_number: int, seat_b_number: int) -> tuple[Seat, Seat]:
+    """The two seats of a chat the viewer may read; anyone else is told it does not exist (404)."""
+    from django.http import Http404
+
+    seats = {s.number: s for s in Seat.objects.filter(game=game, number__in=[seat_a_number, seat_b_number])}
+    if len(seats) != 2:
+        raise Http404("No such chat.")
+    if viewer.role == "host":
+        return seats[seat_a_number], seats[seat_b_number]
+    if viewer.role == "player" and viewer.seat.number in seats:
+        return seats[seat_a_number], seats[seat_b_number]
+    raise Http404("No such chat.")
+
+
+def require_player(viewer) -> Seat:
+    if viewer.role != "player":
+        raise NotAllowed("Only the two players of a chat write in it.")
+    return viewer.seat

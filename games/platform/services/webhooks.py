@@ -1,0 +1,63 @@
+"""Outgoing webhooks: each public announcement posted as JSON a Discord channel webhook accepts, signed."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import urllib.error
+import urllib.request
+
+from ..models import Event, Webhook
+
+
+class DeliveryFailed(Exception):
+    """The receiver did not take the post (a network error or a non-2xx answer): retried with backoff."""
+
+
+def payload_for(event: Event) -> dict:
+    """Discord's `content` and `embeds`, plus the event itself for other receivers."""
+    game = event.game
+    title = game.name + (f": Round {event.round_number}" if event.round_number is not None else "")
+    label = "" if event.category == Event.Category.RESULT else f"{event.get_category_display()}: "
+    return {
+        "content": (label + event.text)[:2000],
+        "embeds": [
+            {
+                "title": title[:256],
+                "description": event.text[:4096],
+                "timestamp": event.created_at.isoformat(),
+                "footer": {"text": game.season.name[:2048]},
+            }
+        ],
+        "genius": {
+            "game": game.id,
+            "event": event.id,
+            "round": event.round_number,
+            "category": event.category,
+            "text": event.text,
+        },
+    }
+
+
+def signature(secret: str, body: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def webhook_deliver(*, webhook: Webhook, event: Event, timeout: float = 10) -> int:
+    body = json.dumps(payload_for(event)).encode()
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "genius-webhooks/1",
+        "X-Genius-Event": str(event.id),
+    }
+    if webhook.secret:
+        headers["X-Genius-Signature"] = signature(webhook.secret, body)
+    request = urllib.request.Request(webhook.url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return response.status
+    except urllib.error.HTTPError as exc:
+        raise DeliveryFailed(f"{webhook.url} answered {exc.code}") from exc
+    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        raise DeliveryFailed(f"{webhook.url} could not be reached: {exc}") from exc
