@@ -81,7 +81,7 @@ def announcement_post(*, game: Game, text: str, category: str = Event.Category.G
 
 
 def announce_outward(events: list[Event]) -> None:
-    """Queue each public announcement for the webhooks of its game and season, once the transaction commits."""
+    """Queue each public announcement for its game's and season's webhooks, once the transaction commits."""
     from ..models import Webhook
 
     if not events:
