@@ -142,7 +142,7 @@ def test_the_lie_timeout_setting():
 
 
 @pytest.mark.parametrize(
-    ("settings", "field"),
+    ("bad", "field"),
     [
         (Settings(players=8), "players"),
         (Settings(rounds=10), "rounds"),
@@ -150,7 +150,7 @@ def test_the_lie_timeout_setting():
         (Settings(final_tiebreak="coin"), "final_tiebreak"),
     ],
 )
-def test_settings_are_checked(settings, field):
+def test_settings_are_checked(bad, field):
     with pytest.raises(RulesError) as error:
-        new_game(random.Random(1), settings)
+        new_game(random.Random(1), bad)
     assert error.value.field == field

@@ -1,0 +1,114 @@
+"""The hosts' admin for a deal by hand: a line per seat, checked by the rules, locked at the start."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin
+
+from games.platform.admin import HostScoped
+from games.platform.kit import RulesError
+from games.platform.models import Game
+
+from .deal import deal_problems, parse_hand
+from .models import Deal
+from .options import rules_settings
+from .table import card_counts
+
+SEATS = 7
+OPEN = (Game.Status.DRAFT, Game.Status.SEEDING)
+
+
+def hand_text(hand: list[str]) -> str:
+    return ", ".join(f"{c['count']} {c['weapon']}" for c in card_counts(hand))
+
+
+class DealForm(forms.ModelForm):
+    class Meta:
+        model = Deal
+        fields = ("game",)
+
+    def __init__(self, *args, user=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        games = Game.objects.filter(game_type="arms_race", status__in=OPEN)
+        if user is not None and not user.is_superuser:
+            games = games.filter(hosts=user)
+        self.fields["game"].queryset = games.distinct()
+        for seat in range(SEATS):
+            hands = self.instance.hands if self.instance.pk else []
+            self.fields[f"hand_{seat + 1}"] = forms.CharField(
+                label=f"Seat {seat + 1}",
+                required=False,
+                initial=hand_text(hands[seat]) if seat < len(hands) else "",
+                help_text="e.g. 3 dagger, 2 bat, 4 whip" if seat == 0 else "",
+                widget=forms.TextInput(attrs={"size": 60}),
+            )
+
+    def clean(self):
+        data = super().clean()
+        game = data.get("game")
+        if game is not None and game.status not in OPEN:
+            raise forms.ValidationError("This game has started: its deal is in play and cannot change.")
+        hands = []
+        for seat in range(SEATS):
+            text = data.get(f"hand_{seat + 1}", "")
+            if not text.strip():
+                continue
+            try:
+                hands.append(parse_hand(text))
+            except RulesError as exc:
+                self.add_error(f"hand_{seat + 1}", exc.message)
+        if self.errors:
+            return data
+        seated = game.seats.count() if game is not None else 0
+        # Seated players fix the number of hands; before seating, any table the game allows.
+        players = seated if seated >= 3 else len(hands)
+        settings = rules_settings(game.settings if game is not None else {}, max(players, 1))
+        if len(hands) != players or not 3 <= players <= SEATS:
+            raise forms.ValidationError(
+                f"Give one hand per seat: {players if seated >= 3 else '3 to 7'} hands, filled from Seat 1."
+            )
+        for problem in deal_problems(hands, players, settings.hand_size):
+            raise forms.ValidationError(problem)
+        self.instance.hands = hands
+        return data
+
+
+@admin.register(Deal)
+class DealAdmin(HostScoped, admin.ModelAdmin):
+    form = DealForm
+    list_display = ("game", "seats_dealt", "updated_at")
+
+    @admin.display(description="Hands")
+    def seats_dealt(self, obj):
+        return len(obj.hands)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        base = super().get_form(request, obj, change=change, **kwargs)
+        user = request.user
+
+        class HostDealForm(base):
+            def __init__(self, *args, **kw):
+                super().__init__(*args, user=user, **kw)
+
+        return HostDealForm
+
+    @admin.display(description="The deal (locked: the game has started)")
+    def dealt_hands(self, obj):
+        return "; ".join(f"Seat {seat + 1}: {hand_text(hand)}" for seat, hand in enumerate(obj.hands))
+
+    def get_fields(self, request, obj=None):
+        if obj is not None and obj.locked:
+            return ["game", "dealt_hands"]
+        return ["game", *[f"hand_{seat + 1}" for seat in range(SEATS)]]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["game", "dealt_hands"] if obj is not None and obj.locked else []
+
+    def has_add_permission(self, request, obj=None):
+        # Any host may deal by hand for the games they host (the form offers only those).
+        return request.user.is_active and request.user.is_staff
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and obj.locked:
+            return False
+        return super().has_change_permission(request, obj)
