@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from celery import shared_task
-from django.core.mail import send_mass_mail
-
 from .models import Round
+from .services import notify
 
 
 @shared_task(name="games.platform.tasks.sweep")
@@ -24,21 +23,46 @@ def resolve_round(round_id: int, early: bool = False) -> bool:
 
 @shared_task(name="games.platform.tasks.notify_round_resolved")
 def notify_round_resolved(round_id: int) -> int:
+    """Results are in the inboxes; and, unless the game ended, the next round is open."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
-    emails = rnd.game.seats.exclude(user__email="").values_list("user__email", flat=True)
-    subject = f"{rnd.game.name}: Round {rnd.number} is resolved"
-    body = "The results are in your inbox on the game page."
-    return send_mass_mail([(subject, body, None, [e]) for e in emails])
+    game = rnd.game
+    users = list(game.seats.values_list("user_id", flat=True))
+    sent = notify.send(
+        notify.wanting(users, "results"),
+        f"{game.name}: Round {rnd.number} is resolved",
+        "The results are in your inbox on the game page.",
+    )
+    nxt = game.rounds.filter(number=rnd.number + 1).first()
+    if nxt is not None:
+        sent += notify.send(
+            notify.wanting(users, "round_opened"),
+            f"{game.name}: Round {nxt.number} is open",
+            f"Round {nxt.number} closes at {nxt.closes_at:%Y-%m-%d %H:%M} UTC.",
+        )
+    return sent
 
 
 @shared_task(name="games.platform.tasks.send_reminder")
-def send_reminder(round_id: int, emails: list[str]) -> int:
+def send_reminder(round_id: int, user_ids: list[int]) -> int:
     rnd = Round.objects.select_related("game").get(pk=round_id)
-    subject = f"{rnd.game.name}: Round {rnd.number} closes soon"
-    body = (
-        f"You have not submitted for Round {rnd.number} yet. It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC."
+    return notify.send(
+        notify.wanting(user_ids, "reminder"),
+        f"{rnd.game.name}: Round {rnd.number} closes soon",
+        f"You have not submitted for Round {rnd.number} yet. It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC.",
     )
-    return send_mass_mail([(subject, body, None, [e]) for e in emails])
+
+
+@shared_task(name="games.platform.tasks.notify_your_turn")
+def notify_your_turn(game_id: int, user_id: int, kind: str) -> int:
+    from .models import Game
+
+    game = Game.objects.get(pk=game_id)
+    what = "your turn" if kind == "turn" else f"your decision ({kind})"
+    return notify.send(
+        notify.wanting([user_id], "your_turn"),
+        f"{game.name}: {what}",
+        "The clock is running on the game page.",
+    )
 
 
 @shared_task(

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/<int:game_id>/export.json", views.game_export, name="game-export"),
     path("games/<int:game_id>/chats/", views.chat_list, name="chat-list"),
     path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.chat_page, name="chat"),
+    path("account/notifications/", views.notification_settings, name="notification-settings"),
     path("seasons/<int:season_id>/", views.season_page, name="season"),
     path("seasons/<int:season_id>/ledger/", views.my_ledger, name="my-ledger"),
 ]

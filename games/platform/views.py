@@ -18,9 +18,9 @@ from django_htmx.http import HttpResponseStopPolling
 from . import registry
 from .errors import NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
-from .models import Game, LedgerAccount, LedgerEntry, Season, SeasonPlayer
+from .models import Game, LedgerAccount, LedgerEntry, NotificationPreference, Season, SeasonPlayer
 from .observation import history, observe, viewer_or_404, visible_games
-from .services import live, rounds
+from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
 
 
@@ -286,3 +286,18 @@ def chat_page(request, game_id: int, a: int, b: int):
     if request.htmx and request.htmx.target == "chat-messages":
         return render(request, "platform/chat.html#messages", context)
     return render(request, "platform/chat.html", context, status=400 if error else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def notification_settings(request):
+    """Which emails the user gets."""
+    prefs, _ = NotificationPreference.objects.get_or_create(user=request.user)
+    if request.method == "POST":
+        for kind in notify.KINDS:
+            setattr(prefs, kind, kind in request.POST)
+        prefs.save()
+        messages.success(request, "Saved.")
+        return redirect("notification-settings")
+    choices = [(kind, label, getattr(prefs, kind)) for kind, label in notify.KINDS.items()]
+    return render(request, "platform/notifications.html", {"choices": choices})

@@ -46,6 +46,10 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
             banked[str(clock_seat_number(clock))] = max((clock.deadline - now).total_seconds(), 0)
         deadline = now + timedelta(seconds=pending.seconds + banked.pop(str(seat.number), 0))
     clock.turn_key = pending.turn_key
+    if clock.seat_id != seat.pk:
+        from ..tasks import notify_your_turn
+
+        transaction.on_commit(lambda: notify_your_turn.delay(game.pk, seat.user_id, pending.kind))
     clock.banked = banked
     clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
     if game.paused_at:

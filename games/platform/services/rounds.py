@@ -180,15 +180,13 @@ def due_reminders(now) -> list[int]:
     )
 
 
-def reminder_claim(*, round_id: int, now) -> list[str]:
-    """Claim the round's one reminder (a conditional update) and list who has not submitted."""
+def reminder_claim(*, round_id: int, now) -> list[int]:
+    """Claim the round's one reminder (a conditional update) and list the users who have not submitted."""
     if not Round.objects.filter(pk=round_id, reminder_sent_at__isnull=True).update(reminder_sent_at=now):
         return []
     rnd = Round.objects.select_related("game").get(pk=round_id)
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    return list(
-        rnd.game.seats.exclude(pk__in=submitted).exclude(user__email="").values_list("user__email", flat=True)
-    )
+    return list(rnd.game.seats.exclude(pk__in=submitted).values_list("user_id", flat=True))
 
 
 def sweep(*, now=None) -> dict[str, int]:
@@ -200,10 +198,10 @@ def sweep(*, now=None) -> dict[str, int]:
     expired = sum(clock_expire(game_id=g, generation=gen, now=now) for g, gen in due_clocks(now))
     reminded = 0
     for pk in due_reminders(now):
-        emails = reminder_claim(round_id=pk, now=now)
-        if emails:
+        users = reminder_claim(round_id=pk, now=now)
+        if users:
             from ..tasks import send_reminder
 
-            send_reminder.delay(pk, emails)
+            send_reminder.delay(pk, users)
             reminded += 1
     return {"resolved": resolved, "clocks": expired, "reminders": reminded}

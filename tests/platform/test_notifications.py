@@ -1,0 +1,65 @@
+"""Emails where the players are: round opened, reminder, results, your turn; each user chooses."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.core import mail
+from django.urls import reverse
+
+from games.platform.models import NotificationPreference
+from games.platform.services.live import action_apply
+from games.platform.services.rounds import round_resolve, sweep
+from tests.conftest import seat_of
+
+pytestmark = pytest.mark.django_db
+
+
+def subjects():
+    return sorted((m.to[0], m.subject) for m in mail.outbox)
+
+
+def test_results_and_the_next_round_reach_those_who_want_them(
+    tally, alice, bob, django_capture_on_commit_callbacks
+):
+    NotificationPreference.objects.create(user=bob, round_opened=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_resolve(round_id=tally.rounds.get(number=0).id, early=True)
+    assert subjects() == [
+        ("alice@example.com", "Tally: Round 0 is resolved"),
+        ("alice@example.com", "Tally: Round 1 is open"),
+        ("bob@example.com", "Tally: Round 0 is resolved"),
+    ]
+
+
+def test_a_player_who_switched_reminders_off_gets_none(tally, alice, bob, settings):
+    settings.GENIUS_REMINDER_HOURS = 1
+    NotificationPreference.objects.create(user=alice, reminder=False)
+    with time_machine.travel(tally.rounds.get(number=0).closes_at - timedelta(minutes=5)):
+        sweep()
+    assert subjects() == [("bob@example.com", "Tally: Round 0 closes soon")]
+
+
+def test_your_turn_is_sent_when_the_move_passes(season, hank, alice, bob, django_capture_on_commit_callbacks):
+    from games.platform.services import games as game_services
+
+    game = game_services.game_create(
+        season=season, game_type="tally_duel", name="Duel", hosts=[hank], actor=hank
+    )
+    game_services.game_seat(game=game, user=alice, actor=hank)
+    game_services.game_seat(game=game, user=bob, actor=hank)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_start(game=game, actor=hank)
+    with django_capture_on_commit_callbacks(execute=True):
+        action_apply(seat=seat_of(game, alice), payload={"say": 1})
+    assert subjects() == [("alice@example.com", "Duel: your turn"), ("bob@example.com", "Duel: your turn")]
+
+
+def test_the_settings_page_saves_the_choices(alice, client):
+    client.force_login(alice)
+    client.post(reverse("notification-settings"), {"results": "on", "your_turn": "on"})
+    prefs = NotificationPreference.objects.get(user=alice)
+    assert (prefs.round_opened, prefs.reminder, prefs.results, prefs.your_turn) == (False, False, True, True)
+    assert "checked" in client.get(reverse("notification-settings")).content.decode()
