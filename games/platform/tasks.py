@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+
 from .models import Round
 from .services import notify
 
@@ -48,7 +49,8 @@ def send_reminder(round_id: int, user_ids: list[int]) -> int:
     return notify.send(
         notify.wanting(user_ids, "reminder"),
         f"{rnd.game.name}: Round {rnd.number} closes soon",
-        f"You have not submitted for Round {rnd.number} yet. It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC.",
+        f"You have not submitted for Round {rnd.number} yet. "
+        f"It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC.",
     )
 
 
