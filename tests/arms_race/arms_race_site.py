@@ -99,3 +99,14 @@ def drive(game, users, choose, *, until=None, limit=2000) -> int:
         assert response.status_code == 200, response.json()
         moves += 1
     raise AssertionError("the game did not end")
+
+
+def honest(view: dict) -> dict:
+    """Every attacker tells the truth, every target calls it "truth" and is right: the attacker is wounded."""
+    mine = view["my_decision"]
+    if mine["kind"] == "wild_card":
+        return {"type": "decline_wild"}
+    if mine["kind"] == "attack":
+        card = view["hand"][0]
+        return {"type": "attack", "card": card, "target": mine["options"]["targets"][0], "claim": card}
+    return {"type": "challenge", "call": "truth"}
