@@ -1,0 +1,145 @@
+"""Middle Marathon as a platform game type: a live two-player match on turn clocks, over the pure rules."""
+
+from __future__ import annotations
+
+from games.platform.kit import Announce, Ledger
+from games.platform.registry import GameType, Outcome, Pending
+
+from . import options, rules
+from .page import page_view
+from .rules.pieces import seat_name
+
+# What the clock says is owed, by the rules' decision kind (the clock's label holds 40 characters).
+DECISION_WORDS = {
+    "force_companion": "Force's companion",
+    "force_lock": "Force's lock",
+    "gravity": "Gravity's targets",
+    "reflect": "Reflect's reflection",
+    "reflect_reverse": "Reflect's reversal",
+    "swap": "Swap's partner",
+    "discard": "Movement's discard",
+}
+
+
+def load(game) -> rules.State:
+    return rules.state_from_json(game.state)
+
+
+def usernames(game) -> list[str]:
+    return [seat.user.username for seat in game.seats.select_related("user").order_by("number")]
+
+
+def player(game, seat: int) -> str:
+    """How the site names a seat: "alice (Blue)"."""
+    return f"{usernames(game)[seat]} ({seat_name(seat)})"
+
+
+def choices_made_this_turn(state: rules.State) -> int:
+    """Interactions already answered in this turn: forced resolutions asked nobody, so they do not count."""
+    return sum(1 for d in state.decisions if d["turn"] == state.turn and not d["forced"])
+
+
+class MiddleMarathon(GameType):
+    slug = "middle_marathon"
+    name = "Middle Marathon"
+    flow = "turns"
+    min_players = 2
+    max_players = 2
+    page_template = "middle_marathon/race.html"
+    poll_seconds = 1
+
+    # -- set-up -------------------------------------------------------------------------------------------
+    def default_settings(self) -> dict:
+        return options.default_settings()
+
+    def settings_problems(self, settings: dict) -> list[str]:
+        return options.settings_problems(settings)
+
+    def start(self, game) -> Outcome:
+        first = options.first_player(game.settings, game.seed)
+        state = rules.new_game(options.rules_settings(game.settings), first)
+        names = usernames(game)
+        events = [
+            Announce(
+                f"{names[0]} plays Blue and {names[1]} plays Red. "
+                f"The DMO chose {player(game, first)} to go first.",
+                {"first_player": first},
+            ),
+            Announce(f"Turn 1: {seat_name(first)} to play", {"turn": 1, "seat": first}),
+        ]
+        return Outcome(state=rules.state_to_json(state), events=events)
+
+    # -- turns --------------------------------------------------------------------------------------------
+    def pending(self, game) -> Pending | None:
+        """The turn, or the decision on top of the stack, with the time the rules give it."""
+        state = load(game)
+        waiting = rules.pending(state)
+        if waiting["kind"] == "over":
+            return None
+        turn_key = str(state.turn)
+        if waiting["kind"] == "turn":
+            seconds = options.clock(game.settings, "turn_seconds")
+            return Pending(waiting["seat"], "turn", seconds, turn_key)
+        # Each interaction gets its own label, so the clock sees a new one even when the same player
+        # answers twice in a row, and adds the interaction's time each time.
+        number = choices_made_this_turn(state) + 1
+        label = f"choice {number}: {DECISION_WORDS[waiting['decision']]}"
+        setting = "off_turn_decision_seconds" if waiting["off_turn"] else "interaction_seconds"
+        return Pending(waiting["seat"], label, options.clock(game.settings, setting), turn_key)
+
+    def apply_action(self, game, seat, payload: dict) -> Outcome:
+        state, events = rules.apply(load(game), seat.number, payload)
+        return self.outcome(game, state, events)
+
+    def on_clock_expired(self, game, seat_number: int) -> Outcome:
+        """ "Running out of reserve time is an instant loss." """
+        state, events = rules.timeout(load(game), seat_number)
+        return self.outcome(game, state, events)
+
+    def reserve_seconds(self, game) -> float:
+        return options.clock(game.settings, "reserve_seconds")
+
+    def reserve_increment(self, game) -> float:
+        return options.clock(game.settings, "reserve_increment_seconds")
+
+    def outcome(self, game, state: rules.State, events: list) -> Outcome:
+        if state.result is None:
+            return Outcome(state=rules.state_to_json(state), events=events)
+        events = [*events, *self.result_events(game, state)]
+        return Outcome(state=rules.state_to_json(state), events=events, finished=True)
+
+    def result_events(self, game, state: rules.State) -> list:
+        """The result in the players' names, and each player's points in the game's ledger."""
+        result = state.result
+        winner = result["winner"]
+        verdict = "The DMO wins: a draw." if winner is None else f"{player(game, winner)} wins."
+        scores = result["scores"]
+        if scores is None:
+            text = f"Result: {result['reason']}. {verdict}"
+        else:
+            text = (
+                f"Final scores: {player(game, 0)} {scores[0]}, {player(game, 1)} {scores[1]}. "
+                f"{verdict} ({result['reason']})"
+            )
+        events: list = [Announce(text, {"winner": winner, "draw": result["draw"], "scores": scores})]
+        for seat, points in enumerate(scores or []):
+            if points:
+                events.append(Ledger(seat, "points", points, "Middle Marathon: placements"))
+        return events
+
+    # -- the one door -------------------------------------------------------------------------------------
+    def observation(self, game, viewer) -> dict:
+        """The host and everyone after the end see all; a player sees their own hand; spectators no hand."""
+        if not game.state:
+            return {"started": False, "first_player": game.settings.get("first_player", 0)}
+        state = load(game)
+        if viewer.role == "host" or game.status == "finished":
+            view = rules.full_view(state)
+        elif viewer.role == "player":
+            view = rules.seat_view(state, viewer.seat_number)
+        else:
+            view = rules.public_view(state)
+        legal = []
+        if viewer.role == "player" and game.status == "running" and not game.paused_at:
+            legal = rules.legal_actions(state, viewer.seat_number)
+        return page_view(game, view, legal)

@@ -1,0 +1,54 @@
+"""The Middle Marathon site tests' table: alice (Blue) and bob (Red) seated, hank hosting, an API driver."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games.middle_marathon import rules
+from games.platform.models import Game
+from games.platform.services import games as game_services
+
+
+def api(user=None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def marathon_game(season, host, blue, red, *, settings=None, seed=2024) -> Game:
+    """Create, seat (seat 0 Blue, seat 1 Red) and start a Middle Marathon."""
+    game = game_services.game_create(
+        season=season,
+        game_type="middle_marathon",
+        name="Middle Marathon",
+        hosts=[host],
+        settings=settings or {},
+        seed=seed,
+        actor=host,
+    )
+    game_services.game_seat(game=game, user=blue, actor=host)
+    game_services.game_seat(game=game, user=red, actor=host)
+    game_services.game_start(game=game, actor=host)
+    game.refresh_from_db()
+    return game
+
+
+def state_of(game) -> rules.State:
+    game.refresh_from_db()
+    return rules.state_from_json(game.state)
+
+
+def put_state(game, state: rules.State) -> None:
+    """Set up a hand-made position in a running game; the clock is moved on by the caller if it matters."""
+    game.state = rules.state_to_json(state)
+    game.save(update_fields=["state"])
+
+
+def act(game, user, payload):
+    return api(user).post(reverse("api-action", args=[game.id]), {"payload": payload}, format="json")
+
+
+def observed(game, user) -> dict:
+    return api(user).get(reverse("api-game", args=[game.id])).json()
