@@ -112,6 +112,10 @@ class Tally(GameType):
         }
         return Outcome(state=state, events=events)
 
+    def elimination_candidate(self, game):
+        totals = game.state["totals"]
+        return min(range(len(totals)), key=lambda seat: (totals[seat], seat))
+
     def observation(self, game, viewer):
         state = game.state or {}
         if viewer.role == "host" or game.status == "finished":
@@ -186,6 +190,9 @@ class TallyDuel(GameType):
             events=[Announce(f"Seat {seat_number + 1} ran out of time and loses.")],
             finished=True,
         )
+
+    def match_loser(self, game):
+        return game.state.get("loser")
 
     def observation(self, game, viewer):
         return {"said": game.state.get("said", []), "loser": game.state.get("loser")}

@@ -14,6 +14,7 @@ from .kit import RulesError
 from .models import (
     AuditLog,
     ChatMessage,
+    DeathMatchPick,
     Event,
     Game,
     LedgerAccount,
@@ -267,10 +268,51 @@ class AuditLogAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
         ).distinct()
 
 
+class SeasonAdminForm(forms.ModelForm):
+    grant_to = forms.CharField(required=False, help_text="Grant or correct: the player's username.")
+    grant_what = forms.ChoiceField(
+        choices=[("garnets", "Garnets"), ("tokens_of_life", "Tokens of Life")], required=False
+    )
+    grant_delta = forms.IntegerField(required=False, help_text="Negative to take away.")
+    grant_reason = forms.CharField(
+        required=False, help_text="Why (kept with the entry and in the audit log)."
+    )
+
+    class Meta:
+        model = Season
+        fields = ("name", "hosts", "settings")
+
+
 @admin.register(Season)
 class SeasonAdmin(admin.ModelAdmin):
+    form = SeasonAdminForm
     list_display = ("name", "created_at")
     filter_horizontal = ("hosts",)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        data = form.cleaned_data
+        if data.get("grant_to") and data.get("grant_delta"):
+            from django.contrib.auth import get_user_model
+
+            from .services.season import season_grant
+
+            user = get_user_model().objects.filter(username=data["grant_to"]).first()
+            if user is None:
+                messages.error(request, f"No player is called {data['grant_to']}.")
+                return
+            run_service(
+                request,
+                "Grant",
+                lambda: season_grant(
+                    season=obj,
+                    user=user,
+                    what=data["grant_what"],
+                    delta=data["grant_delta"],
+                    reason=data.get("grant_reason") or "",
+                    actor=request.user,
+                ),
+            )
 
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_staff
@@ -341,3 +383,39 @@ class WebhookAdmin(admin.ModelAdmin):
         if not request.user.is_superuser and db_field.name == "season":
             kwargs["queryset"] = Season.objects.filter(hosts=request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+@admin.register(DeathMatchPick)
+class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
+    """The hosts mark who cannot be picked, override the pick, and create the Death Match in one step."""
+
+    game_path = "main_match"
+    list_display = ("main_match", "candidate", "opponent", "deadline", "status", "death_match")
+    filter_horizontal = ("excluded",)
+    readonly_fields = ("main_match", "candidate", "picked_at", "death_match", "status")
+    actions = ["create_death_match"]
+
+    def save_model(self, request, obj, form, change):
+        from .services.season import pick_override
+
+        if "opponent" in form.changed_data and obj.opponent_id:
+            opponent = obj.opponent
+            obj.opponent = DeathMatchPick.objects.get(pk=obj.pk).opponent
+            super().save_model(request, obj, form, change)
+            run_service(
+                request, "Override", lambda: pick_override(pick=obj, opponent=opponent, actor=request.user)
+            )
+            return
+        super().save_model(request, obj, form, change)
+        audit(action="pick_edit", actor=request.user, game=obj.main_match, fields=list(form.changed_data))
+
+    @admin.action(description="Create the Death Match from the pick")
+    def create_death_match(self, request, queryset):
+        from .services.season import death_match_create
+
+        for pick in queryset:
+            run_service(
+                request,
+                f"Death Match for {pick.main_match}",
+                lambda p=pick: death_match_create(pick=p, actor=request.user),
+            )

@@ -366,3 +366,33 @@ class NotificationPreference(models.Model):
     reminder = models.BooleanField(default=True)
     results = models.BooleanField(default=True)
     your_turn = models.BooleanField(default=True)
+
+
+class DeathMatchPick(models.Model):
+    """From a Main Match to its Death Match: the Elimination Candidate picks an opponent before a deadline."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for the pick"
+        PICKED = "picked", "Picked"
+        CREATED = "created", "Death Match created"
+
+    main_match = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="death_match_pick")
+    candidate = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    deadline = models.DateTimeField()
+    excluded = models.ManyToManyField(
+        conf.AUTH_USER_MODEL,
+        related_name="+",
+        blank=True,
+        help_text="Players the candidate may not pick (e.g. ToL holders, the winner).",
+    )
+    opponent = models.ForeignKey(
+        conf.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    picked_at = models.DateTimeField(null=True, blank=True)
+    death_match = models.OneToOneField(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="decides_pick"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+
+    def __str__(self) -> str:
+        return f"Death Match pick of {self.main_match}"

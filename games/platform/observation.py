@@ -11,7 +11,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from . import registry
-from .models import Event, Game, LedgerEntry, Round, Seat, Submission
+from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission
 from .registry import Viewer
 from .services.clocks import seconds_left
 from .services.commitment import commitment_check
@@ -120,6 +120,14 @@ def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
         "commitment": commitment_check(game)
         or ({"commitment": game.commitment} if game.commitment else None),
     }
+    pick = DeathMatchPick.objects.filter(main_match=game).select_related("candidate", "opponent").first()
+    if pick is not None:
+        data["death_match_pick"] = {
+            "candidate": pick.candidate.username,
+            "deadline": pick.deadline.isoformat(),
+            "opponent": pick.opponent.username if pick.opponent else None,
+            "death_match": pick.death_match_id,
+        }
     if viewer.role == "player":
         data["submission"] = own_submission(viewer.seat, rnd)
         data["balances"] = balances(season=game.season, user=viewer.user, game=game)

@@ -124,6 +124,15 @@ class GameType:
         """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome, or RulesError."""
         return {}
 
+    # -- the season around the game ---------------------------------------------------------------------
+    def elimination_candidate(self, game: Game) -> int | None:
+        """A finished Main Match's Elimination Candidate (a seat number); None for games without one."""
+        return None
+
+    def match_loser(self, game: Game) -> int | None:
+        """A finished Death Match's loser (a seat number); None for a draw or a game that eliminates none."""
+        return None
+
     # -- the one door for game state ----------------------------------------------------------------------
     def observation(self, game: Game, viewer: Viewer) -> dict:
         """What `viewer` may see of the game's state. Nothing else serializes it."""

@@ -14,6 +14,8 @@ urlpatterns = [
     path("games/<int:game_id>/chats/", views.chat_list, name="chat-list"),
     path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.chat_page, name="chat"),
     path("account/notifications/", views.notification_settings, name="notification-settings"),
+    path("games/<int:game_id>/pick/", views.death_match_pick, name="death-match-pick"),
     path("seasons/<int:season_id>/", views.season_page, name="season"),
+    path("seasons/<int:season_id>/transfer/", views.season_transfer_view, name="season-transfer"),
     path("seasons/<int:season_id>/ledger/", views.my_ledger, name="my-ledger"),
 ]

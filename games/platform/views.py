@@ -18,10 +18,19 @@ from django_htmx.http import HttpResponseStopPolling
 from . import registry
 from .errors import NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
-from .models import Game, LedgerAccount, LedgerEntry, NotificationPreference, Season, SeasonPlayer
+from .models import (
+    DeathMatchPick,
+    Game,
+    LedgerAccount,
+    LedgerEntry,
+    NotificationPreference,
+    Season,
+    SeasonPlayer,
+)
 from .observation import history, observe, viewer_or_404, visible_games
 from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
+from .services.season import pick_options, pick_submit, season_setting, season_transfer
 
 
 def healthz(request):
@@ -186,7 +195,12 @@ def season_page(request, season_id: int):
     return render(
         request,
         "platform/season.html",
-        {"season": season, "standings": standings, "games": season.games.order_by("-id")},
+        {
+            "season": season,
+            "standings": standings,
+            "games": season.games.select_related("death_match_pick").order_by("-id"),
+            "transfers": season_setting(season, "transfers_allowed"),
+        },
     )
 
 
@@ -301,3 +315,55 @@ def notification_settings(request):
         return redirect("notification-settings")
     choices = [(kind, label, getattr(prefs, kind)) for kind, label in notify.KINDS.items()]
     return render(request, "platform/notifications.html", {"choices": choices})
+
+
+@require_http_methods(["GET", "POST"])
+def death_match_pick(request, game_id: int):
+    """The Elimination Candidate picks an opponent before the deadline; everyone else sees where it stands."""
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    viewer_or_404(game, request.user)
+    pick = get_object_or_404(DeathMatchPick.objects.select_related("candidate", "opponent"), main_match=game)
+    error = None
+    options = pick_options(pick)
+    if request.method == "POST":
+        chosen = next((u for u in options if str(u.pk) == request.POST.get("opponent")), None)
+        try:
+            if chosen is None:
+                raise RulesError("Pick one of the players listed.", field="opponent")
+            pick_submit(pick=pick, user=request.user, opponent=chosen)
+            messages.success(request, f"You picked {chosen.username}.")
+            return redirect("death-match-pick", game_id=game.id)
+        except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
+            error = exc.message
+    return render(
+        request,
+        "platform/pick.html",
+        {
+            "game": game,
+            "pick": pick,
+            "options": options,
+            "error": error,
+            "is_candidate": request.user.is_authenticated and request.user.pk == pick.candidate_id,
+        },
+        status=400 if error else 200,
+    )
+
+
+@login_required
+@require_http_methods(["POST"])
+def season_transfer_view(request, season_id: int):
+    season = get_object_or_404(Season, pk=season_id)
+    from django.contrib.auth import get_user_model
+
+    receiver = get_user_model().objects.filter(username=request.POST.get("to", "")).first()
+    try:
+        if receiver is None:
+            raise RulesError("No player has that name.", field="to")
+        amount = int(request.POST.get("amount", "0") or 0)
+        season_transfer(season=season, sender=request.user, receiver=receiver, what="garnets", amount=amount)
+        messages.success(request, f"You gave {amount} garnets to {receiver.username}.")
+    except (RulesError, NotAllowed) as exc:
+        messages.error(request, exc.message)
+    except ValueError:
+        messages.error(request, "Give a whole number of garnets.")
+    return redirect("season", season_id=season.id)

@@ -108,3 +108,28 @@ class ChatMessageIn(serializers.Serializer):
 
 class MuteIn(serializers.Serializer):
     muted = serializers.BooleanField()
+
+
+class PickIn(serializers.Serializer):
+    opponent = serializers.CharField(help_text="The username of the opponent.")
+
+
+class PickOut(serializers.Serializer):
+    candidate = serializers.CharField()
+    opponent = serializers.CharField(allow_null=True)
+    deadline = serializers.CharField()
+    status = serializers.CharField()
+    death_match = serializers.IntegerField(allow_null=True)
+
+
+class TransferIn(serializers.Serializer):
+    to = serializers.CharField()
+    what = serializers.ChoiceField(choices=["garnets", "tokens_of_life"], default="garnets")
+    amount = serializers.IntegerField(min_value=1)
+
+
+class GrantIn(serializers.Serializer):
+    username = serializers.CharField()
+    what = serializers.ChoiceField(choices=["garnets", "tokens_of_life"])
+    delta = serializers.IntegerField()
+    reason = serializers.CharField(max_length=200)

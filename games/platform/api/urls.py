@@ -18,6 +18,13 @@ urlpatterns = [
     path("games/<int:game_id>/action/", views.ActionApi.as_view(), name="api-action"),
     path("games/<int:game_id>/ops/<slug:name>/", views.OperationApi.as_view(), name="api-operation"),
     path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.ChatApi.as_view(), name="api-chat"),
+    path("games/<int:game_id>/pick/", views.PickApi.as_view(), name="api-pick"),
+    path("games/<int:game_id>/pick/override/", views.PickOverrideApi.as_view(), name="api-pick-override"),
+    path(
+        "games/<int:game_id>/pick/death-match/", views.DeathMatchCreateApi.as_view(), name="api-death-match"
+    ),
+    path("seasons/<int:season_id>/transfer/", views.TransferApi.as_view(), name="api-transfer"),
+    path("seasons/<int:season_id>/grant/", views.GrantApi.as_view(), name="api-grant"),
     path("games/<int:game_id>/host/mute/", views.HostMuteApi.as_view(), name="api-host-mute"),
     path("games/<int:game_id>/host/announce/", views.HostAnnounceApi.as_view(), name="api-host-announce"),
     path("games/<int:game_id>/host/extend/", views.HostExtendApi.as_view(), name="api-host-extend"),

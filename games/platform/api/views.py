@@ -13,10 +13,11 @@ from rest_framework.views import APIView
 
 from .. import registry
 from ..errors import NotAllowed
-from ..models import Game, Season, Submission
+from ..models import DeathMatchPick, Game, Season, Submission
 from ..observation import event_dict, observe, viewer_or_404, visible_events, visible_games
 from ..services import games as game_services
 from ..services import live, rounds
+from ..services import season as season_services
 from ..services.chat import chat_access, chat_messages, chat_post, chats_mute, require_player
 from ..services.events import announcement_post
 from ..services.ledger import balances
@@ -330,3 +331,109 @@ class HostMuteApi(HostApi):
         data.is_valid(raise_exception=True)
         chats_mute(game=game, muted=data.validated_data["muted"], actor=request.user)
         return Response({"detail": "Chats muted." if data.validated_data["muted"] else "Chats open."})
+
+
+def user_named(username: str, field: str):
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        from ..kit import RulesError
+
+        raise RulesError("No player has that username.", field=field)
+    return user
+
+
+def pick_out(pick) -> dict:
+    return {
+        "candidate": pick.candidate.username,
+        "opponent": pick.opponent.username if pick.opponent else None,
+        "deadline": pick.deadline.isoformat(),
+        "status": pick.status,
+        "death_match": pick.death_match_id,
+    }
+
+
+class PickApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    def pick_for(self, request, game_id):
+        game, viewer = game_for(request, game_id)
+        return get_object_or_404(DeathMatchPick, main_match=game), viewer
+
+    @extend_schema(responses=s.PickOut, summary="Where the Elimination Candidate's pick stands")
+    def get(self, request, game_id: int):
+        pick, _ = self.pick_for(request, game_id)
+        return Response(pick_out(pick))
+
+    @extend_schema(
+        request=s.PickIn,
+        responses={200: s.PickOut, 409: s.DetailOut},
+        summary="The Elimination Candidate picks an opponent",
+    )
+    def post(self, request, game_id: int):
+        pick, _ = self.pick_for(request, game_id)
+        data = s.PickIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        opponent = user_named(data.validated_data["opponent"], "opponent")
+        return Response(
+            pick_out(season_services.pick_submit(pick=pick, user=request.user, opponent=opponent))
+        )
+
+
+class PickOverrideApi(PickApi):
+    @extend_schema(request=s.PickIn, responses=s.PickOut, summary="A host sets the Death Match opponent")
+    def post(self, request, game_id: int):
+        pick, _ = self.pick_for(request, game_id)
+        data = s.PickIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        opponent = user_named(data.validated_data["opponent"], "opponent")
+        return Response(
+            pick_out(season_services.pick_override(pick=pick, opponent=opponent, actor=request.user))
+        )
+
+
+class DeathMatchCreateApi(PickApi):
+    @extend_schema(request=None, responses={201: s.PickOut}, summary="Create the Death Match from the pick")
+    def post(self, request, game_id: int):
+        pick, _ = self.pick_for(request, game_id)
+        season_services.death_match_create(pick=pick, actor=request.user)
+        pick.refresh_from_db()
+        return Response(pick_out(pick), status=status.HTTP_201_CREATED)
+
+
+class TransferApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=s.TransferIn, responses=s.BalanceOut, summary="Give garnets or ToLs to a player")
+    def post(self, request, season_id: int):
+        season = get_object_or_404(Season, pk=season_id)
+        data = s.TransferIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        receiver = user_named(data.validated_data["to"], "to")
+        season_services.season_transfer(
+            season=season,
+            sender=request.user,
+            receiver=receiver,
+            what=data.validated_data["what"],
+            amount=data.validated_data["amount"],
+        )
+        return Response({"season": season.name, "balances": balances(season=season, user=request.user)})
+
+
+class GrantApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(request=s.GrantIn, responses=s.BalanceOut, summary="A host grants or corrects a balance")
+    def post(self, request, season_id: int):
+        season = get_object_or_404(Season, pk=season_id)
+        data = s.GrantIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = user_named(data.validated_data["username"], "username")
+        season_services.season_grant(
+            season=season,
+            user=user,
+            what=data.validated_data["what"],
+            delta=data.validated_data["delta"],
+            reason=data.validated_data["reason"],
+            actor=request.user,
+        )
+        return Response({"season": season.name, "balances": balances(season=season, user=user)})

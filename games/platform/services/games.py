@@ -134,6 +134,9 @@ def game_finish(*, game: Game, now=None) -> None:
     game.save(update_fields=["status", "finished_at"])
     TurnClock.objects.filter(game=game).update(seat=None, deadline=None, kind="")
     events_write(game=game, events=[Announce(f"{game.name} is over. Everything hidden is now revealed.")])
+    from .season import on_game_finished
+
+    on_game_finished(game=game, now=now)
 
 
 @transaction.atomic

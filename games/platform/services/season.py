@@ -1,0 +1,241 @@
+"""The season around the games: host grants, transfers, and the Main Match to Death Match flow."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import registry
+from ..errors import NotAllowed, RoundClosed, StateChanged
+from ..kit import Announce, RulesError
+from ..models import DeathMatchPick, Game, LedgerAccount, Season, SeasonPlayer
+from .audit import audit
+from .events import events_write
+from .ledger import ledger_post
+
+DEFAULTS = {
+    "transfers_allowed": False,
+    "death_match_type": "middle_marathon",
+    "pick_hours": 24,
+    "tol_holders_immune": True,
+    "winner_immune": False,
+    "tol_saves_from_elimination": True,
+}
+
+
+def season_setting(season: Season, name: str):
+    return (season.settings or {}).get(name, DEFAULTS[name])
+
+
+def is_season_host(season: Season, user) -> bool:
+    return bool(
+        getattr(user, "is_authenticated", False)
+        and (user.is_superuser or season.hosts.filter(pk=user.pk).exists())
+    )
+
+
+@transaction.atomic
+def season_grant(*, season: Season, user, what: str, delta: int, reason: str, actor):
+    """A host's grant or correction of garnets or Tokens of Life, with its reason, in the audit log."""
+    if not is_season_host(season, actor):
+        raise NotAllowed("Only a host of this season may grant or correct balances.")
+    if what not in LedgerAccount.SEASON_WIDE:
+        raise RulesError("Only garnets and Tokens of Life belong to the season.", field="what")
+    if not reason.strip():
+        raise RulesError("Say why: the reason is kept with the entry.", field="reason")
+    entry = ledger_post(
+        season=season, user=user, what=what, delta=delta, reason=f"Host: {reason}", actor=actor
+    )
+    audit(
+        action="season_grant",
+        actor=actor,
+        season=season,
+        user=user.username,
+        what=what,
+        delta=delta,
+        reason=reason,
+    )
+    return entry
+
+
+@transaction.atomic
+def season_transfer(*, season: Season, sender, receiver, what: str, amount: int):
+    """One player gives garnets (or ToLs) to another, where the season's settings allow it."""
+    if not season_setting(season, "transfers_allowed"):
+        raise NotAllowed("This season does not allow transfers between players.")
+    if what not in LedgerAccount.SEASON_WIDE:
+        raise RulesError("Only garnets and Tokens of Life can be given.", field="what")
+    if amount <= 0:
+        raise RulesError("Give at least 1.", field="amount")
+    if sender.pk == receiver.pk:
+        raise RulesError("Give to another player.", field="to")
+    if not SeasonPlayer.objects.filter(season=season, user=receiver).exists():
+        raise RulesError("That player is not in this season.", field="to")
+    ledger_post(season=season, user=sender, what=what, delta=-amount, reason=f"Given to {receiver.username}")
+    ledger_post(season=season, user=receiver, what=what, delta=amount, reason=f"Given by {sender.username}")
+    audit(
+        action="season_transfer", actor=sender, season=season, to=receiver.username, what=what, amount=amount
+    )
+
+
+def tokens_of_life(season: Season, user) -> int:
+    account = LedgerAccount.objects.filter(
+        season=season, user=user, what="tokens_of_life", game__isnull=True
+    ).first()
+    return account.balance if account else 0
+
+
+def on_game_finished(*, game: Game, now) -> None:
+    """Inside the transaction that finishes a game: name its Elimination Candidate, or settle its DM."""
+    kind = registry.get(game.game_type)
+    seats = {s.number: s for s in game.seats.select_related("user")}
+    candidate = kind.elimination_candidate(game)
+    if candidate is not None and candidate in seats:
+        pick_open(game=game, candidate=seats[candidate].user, now=now)
+    pick = DeathMatchPick.objects.filter(death_match=game).first()
+    if pick is not None:
+        loser = kind.match_loser(game)
+        death_match_settle(game=game, loser=seats[loser].user if loser in seats else None)
+
+
+def pick_open(*, game: Game, candidate, now) -> DeathMatchPick:
+    season = game.season
+    deadline = now + timedelta(hours=season_setting(season, "pick_hours"))
+    pick = DeathMatchPick.objects.create(main_match=game, candidate=candidate, deadline=deadline)
+    excluded = [candidate]
+    players = [s.user for s in game.seats.select_related("user")]
+    if season_setting(season, "tol_holders_immune"):
+        excluded += [p for p in players if tokens_of_life(season, p) > 0]
+    pick.excluded.set(excluded)
+    events_write(
+        game=game,
+        events=[
+            Announce(
+                f"{candidate.username} is the Elimination Candidate and picks a Death Match opponent "
+                f"by {deadline:%Y-%m-%d %H:%M} UTC.",
+                {"candidate": candidate.username},
+            )
+        ],
+    )
+    return pick
+
+
+def pick_options(pick: DeathMatchPick) -> list:
+    excluded = set(pick.excluded.values_list("pk", flat=True))
+    return [
+        s.user
+        for s in pick.main_match.seats.select_related("user")
+        if s.user_id not in excluded
+        and not SeasonPlayer.objects.filter(
+            season=pick.main_match.season, user=s.user, eliminated=True
+        ).exists()
+    ]
+
+
+@transaction.atomic
+def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatchPick:
+    """The Elimination Candidate's choice of opponent, before the deadline; changeable until then."""
+    now = now or timezone.now()
+    pick = DeathMatchPick.objects.select_for_update().get(pk=pick.pk)
+    if user.pk != pick.candidate_id:
+        raise NotAllowed("Only the Elimination Candidate picks the opponent.")
+    if pick.status == DeathMatchPick.Status.CREATED:
+        raise StateChanged("The Death Match has already been created.")
+    if now >= pick.deadline:
+        raise RoundClosed(
+            pick.deadline, f"The pick closed at {pick.deadline:%Y-%m-%d %H:%M} UTC; the hosts decide now."
+        )
+    if opponent not in pick_options(pick):
+        raise RulesError(f"{opponent.username} cannot be picked.", field="opponent")
+    pick.opponent, pick.picked_at, pick.status = opponent, now, DeathMatchPick.Status.PICKED
+    pick.save(update_fields=["opponent", "picked_at", "status"])
+    events_write(
+        game=pick.main_match,
+        events=[Announce(f"{user.username} picks {opponent.username} for the Death Match.")],
+    )
+    return pick
+
+
+@transaction.atomic
+def pick_override(*, pick: DeathMatchPick, opponent, actor) -> DeathMatchPick:
+    """A host sets the opponent (e.g. the deadline passed without a pick); logged."""
+    pick = DeathMatchPick.objects.select_for_update().get(pk=pick.pk)
+    if not is_season_host(pick.main_match.season, actor):
+        raise NotAllowed("Only a host of this season may override the pick.")
+    pick.opponent, pick.picked_at, pick.status = opponent, timezone.now(), DeathMatchPick.Status.PICKED
+    pick.save(update_fields=["opponent", "picked_at", "status"])
+    audit(action="pick_override", actor=actor, game=pick.main_match, opponent=opponent.username)
+    events_write(
+        game=pick.main_match,
+        events=[
+            Announce(f"The hosts set the Death Match: {pick.candidate.username} against {opponent.username}.")
+        ],
+    )
+    return pick
+
+
+@transaction.atomic
+def death_match_create(*, pick: DeathMatchPick, actor, game_type: str | None = None) -> Game:
+    """One step from the pick to a Death Match with both players seated (the hosts then start it)."""
+    from .games import game_create, game_seat
+
+    pick = DeathMatchPick.objects.select_for_update().select_related("main_match__season").get(pk=pick.pk)
+    season = pick.main_match.season
+    if not is_season_host(season, actor):
+        raise NotAllowed("Only a host of this season may create the Death Match.")
+    if pick.opponent_id is None:
+        raise StateChanged("Nobody has been picked yet.")
+    if pick.death_match_id:
+        raise StateChanged("The Death Match already exists.")
+    slug = game_type or season_setting(season, "death_match_type")
+    dm = game_create(
+        season=season,
+        game_type=slug,
+        name=f"Death Match: {pick.candidate.username} vs {pick.opponent.username}",
+        hosts=list(pick.main_match.hosts.all()),
+        actor=actor,
+    )
+    game_seat(game=dm, user=pick.candidate, actor=actor)
+    game_seat(game=dm, user=pick.opponent, actor=actor)
+    pick.death_match, pick.status = dm, DeathMatchPick.Status.CREATED
+    pick.save(update_fields=["death_match", "status"])
+    audit(action="death_match_create", actor=actor, game=pick.main_match, death_match=dm.id)
+    return dm
+
+
+def death_match_settle(*, game: Game, loser) -> None:
+    """The Death Match's loser is eliminated, unless a Token of Life is spent as the season allows."""
+    season = game.season
+    if loser is None:
+        events_write(game=game, events=[Announce("The Death Match ended without a loser: the hosts decide.")])
+        return
+    if season_setting(season, "tol_saves_from_elimination") and tokens_of_life(season, loser) > 0:
+        ledger_post(
+            season=season,
+            user=loser,
+            what="tokens_of_life",
+            delta=-1,
+            reason=f"Spent to survive {game.name}",
+            game=game,
+        )
+        events_write(game=game, events=[Announce(f"{loser.username} spends a Token of Life and survives.")])
+        return
+    SeasonPlayer.objects.filter(season=season, user=loser).update(eliminated=True)
+    events_write(game=game, events=[Announce(f"{loser.username} is eliminated.")])
+
+
+@transaction.atomic
+def elimination_override(*, season: Season, user, eliminated: bool, actor, reason: str) -> None:
+    if not is_season_host(season, actor):
+        raise NotAllowed("Only a host of this season may change who is eliminated.")
+    SeasonPlayer.objects.filter(season=season, user=user).update(eliminated=eliminated)
+    audit(
+        action="elimination_override",
+        actor=actor,
+        season=season,
+        user=user.username,
+        eliminated=eliminated,
+        reason=reason,
+    )
