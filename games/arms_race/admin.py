@@ -22,7 +22,21 @@ def hand_text(hand: list[str]) -> str:
     return ", ".join(f"{c['count']} {c['weapon']}" for c in card_counts(hand))
 
 
+def hand_field(seat: int) -> forms.CharField:
+    return forms.CharField(
+        label=f"Seat {seat}",
+        required=False,
+        help_text="e.g. 3 dagger, 2 bat, 4 whip" if seat == 1 else "",
+        widget=forms.TextInput(attrs={"size": 60}),
+    )
+
+
 class DealForm(forms.ModelForm):
+    """One line per seat, in seat order; the host writes weapons with counts."""
+
+    hand_1, hand_2, hand_3, hand_4 = hand_field(1), hand_field(2), hand_field(3), hand_field(4)
+    hand_5, hand_6, hand_7 = hand_field(5), hand_field(6), hand_field(7)
+
     class Meta:
         model = Deal
         fields = ("game",)
@@ -32,16 +46,11 @@ class DealForm(forms.ModelForm):
         games = Game.objects.filter(game_type="arms_race", status__in=OPEN)
         if user is not None and not user.is_superuser:
             games = games.filter(hosts=user)
-        self.fields["game"].queryset = games.distinct()
-        for seat in range(SEATS):
-            hands = self.instance.hands if self.instance.pk else []
-            self.fields[f"hand_{seat + 1}"] = forms.CharField(
-                label=f"Seat {seat + 1}",
-                required=False,
-                initial=hand_text(hands[seat]) if seat < len(hands) else "",
-                help_text="e.g. 3 dagger, 2 bat, 4 whip" if seat == 0 else "",
-                widget=forms.TextInput(attrs={"size": 60}),
-            )
+        if "game" in self.fields:  # not there when the deal is locked and shown read-only
+            self.fields["game"].queryset = games.distinct()
+        hands = self.instance.hands if self.instance.pk else []
+        for seat, hand in enumerate(hands[:SEATS]):
+            self.fields[f"hand_{seat + 1}"].initial = hand_text(hand)
 
     def clean(self):
         data = super().clean()

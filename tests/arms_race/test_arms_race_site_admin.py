@@ -1,0 +1,98 @@
+"""The hosts' deal by hand in the admin: checked by the rules, for their own games, locked at the start."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.arms_race.models import Deal
+from games.platform.services import games as game_services
+from tests.arms_race.arms_race_table import ORDERED_DEAL
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def draft(season, hank, alice, bob, charlie):
+    game = game_services.game_create(
+        season=season, game_type="arms_race", name="AR", hosts=[hank], actor=hank
+    )
+    for user in (alice, bob, charlie):
+        game_services.game_seat(game=game, user=user, actor=hank)
+    return game
+
+
+def admin_client(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def deal_form(game, hands):
+    data = {"game": str(game.id)}
+    for seat, hand in enumerate(hands):
+        data[f"hand_{seat + 1}"] = hand
+    return data
+
+
+def test_a_host_deals_by_hand_and_the_game_plays_that_deal(draft, hank):
+    hands = ["8 dagger, bat", "7 bat, 2 whip", "whip x6, 3 katana"]
+    response = admin_client(hank).post(reverse("admin:arms_race_deal_add"), deal_form(draft, hands))
+    assert response.status_code == 302
+    assert Deal.objects.get(game=draft).hands == [list(hand) for hand in ORDERED_DEAL[:3]]
+    game_services.game_start(game=draft, actor=hank)
+    draft.refresh_from_db()
+    assert draft.state["hands"] == [list(hand) for hand in ORDERED_DEAL[:3]]
+
+
+@pytest.mark.parametrize(
+    ("hands", "error", "field"),
+    [
+        (["9 dagger", "7 bat, 2 whip", "6 whip, 3 katana"], "The deck has only 8 Dagger cards", None),
+        (["8 dagger", "7 bat, 2 whip", "6 whip, 3 katana"], "Hand 1 must hold exactly 9 cards.", None),
+        (
+            ["8 dagger, 1 spoon", "7 bat, 2 whip", "6 whip, 3 katana"],
+            "Name one of the eight weapons",
+            "hand_1",
+        ),
+        (["8 dagger, 1 bat", "7 bat, 2 whip"], "Give one hand per seat: 3 hands", None),
+    ],
+)
+def test_a_wrong_deal_is_shown_with_its_reason_and_what_was_typed(draft, hank, hands, error, field):
+    response = admin_client(hank).post(reverse("admin:arms_race_deal_add"), deal_form(draft, hands))
+    assert response.status_code == 200 and not Deal.objects.exists()
+    html = response.content.decode()
+    assert error in html and hands[0] in html
+    form = response.context["adminform"].form
+    assert any(error in e for e in (form.errors.get(field) if field else form.non_field_errors()))
+
+
+def test_a_host_of_another_game_cannot_see_or_deal_for_it(draft, make_user):
+    olga = make_user("olga", is_staff=True)
+    Deal.objects.create(game=draft, hands=[list(h) for h in ORDERED_DEAL[:3]])
+    client = admin_client(olga)
+    listing = client.get(reverse("admin:arms_race_deal_changelist"))
+    assert listing.status_code == 200 and listing.context["cl"].result_count == 0
+    deal = Deal.objects.get(game=draft)
+    assert client.get(reverse("admin:arms_race_deal_change", args=[deal.id])).status_code in (302, 404)
+    response = client.post(reverse("admin:arms_race_deal_add"), deal_form(draft, ["8 dagger, bat"] * 3))
+    assert response.status_code == 200 and "Select a valid choice" in response.content.decode()
+
+
+def test_the_deal_is_locked_once_the_game_starts(draft, hank):
+    Deal.objects.create(game=draft, hands=[list(h) for h in ORDERED_DEAL[:3]])
+    game_services.game_start(game=draft, actor=hank)
+    deal = Deal.objects.get(game=draft)
+    client = admin_client(hank)
+    page = client.get(reverse("admin:arms_race_deal_change", args=[deal.id]))
+    assert (
+        page.status_code == 200
+        and "locked" in page.content.decode()
+        and 'name="hand_1"' not in page.content.decode()
+    )
+    response = client.post(
+        reverse("admin:arms_race_deal_change", args=[deal.id]), deal_form(draft, ["8 dagger, bat"] * 3)
+    )
+    assert response.status_code == 403
+    assert Deal.objects.get(game=draft).hands == [list(h) for h in ORDERED_DEAL[:3]]

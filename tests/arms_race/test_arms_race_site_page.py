@@ -1,0 +1,88 @@
+"""The game page: the table and the viewer's decision; a form keeps what was typed and says what is wrong."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.arms_race.rules import Phase
+from tests.arms_race.arms_race_site import arms_game, state_of
+from tests.arms_race.arms_race_table import ORDERED_DEAL
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def trio(alice, bob, charlie):
+    return [alice, bob, charlie]
+
+
+@pytest.fixture
+def game(season, hank, trio):
+    return arms_game(season, hank, trio)
+
+
+def client_for(user):
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_attacker_sees_the_attack_form_and_the_others_only_the_table(game, trio):
+    attacker = state_of(game).attacker
+    for seat, user in enumerate(trio):
+        html = client_for(user).get(reverse("game", args=[game.id])).content.decode()
+        assert "The table" in html and "Waiting for" in html
+        assert ('name="claim"' in html) == (seat == attacker)
+    assert 'name="claim"' not in Client().get(reverse("game", args=[game.id])).content.decode()
+
+
+def test_a_wrong_attack_form_keeps_what_was_typed_and_says_what_is_missing(game, trio):
+    attacker = state_of(game).attacker
+    target = (attacker + 1) % 3
+    card = ORDERED_DEAL[attacker][0]
+    response = client_for(trio[attacker]).post(
+        reverse("arms_race:move", args=[game.id]),
+        {"kind": "attack", "card": card, "target": str(target), "claim": ""},
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Say which weapon you claim it is." in html
+    assert f'<option value="{card}" selected>' in html and f'<option value="{target}" selected>' in html
+    assert state_of(game).phase == Phase.ATTACK
+
+
+def test_an_attack_by_form_then_a_challenge_by_button(game, trio):
+    attacker = state_of(game).attacker
+    target = (attacker + 1) % 3
+    card = ORDERED_DEAL[attacker][0]
+    response = client_for(trio[attacker]).post(
+        reverse("arms_race:move", args=[game.id]),
+        {"kind": "attack", "card": card, "target": str(target), "claim": "pistol"},
+    )
+    assert response.status_code == 302
+    page = client_for(trio[target]).get(reverse("game", args=[game.id])).content.decode()
+    assert "Challenge: &quot;lie&quot;" in page
+    assert "claiming <strong>Pistol</strong>" in page
+    client_for(trio[target]).post(
+        reverse("game", args=[game.id]), {"action": json.dumps({"type": "challenge", "call": "lie"})}
+    )
+    record = state_of(game).history[-1]
+    assert record.correct and record.wounded == attacker
+    third = 3 - attacker - target
+    page = client_for(trio[third]).get(reverse("game", args=[game.id])).content.decode()
+    assert "said “lie” and was right" in page and f"takes a {record.wound}" in page
+
+
+def test_a_move_out_of_turn_is_refused_with_a_reason(game, trio):
+    bystander = next(s for s in range(3) if s != state_of(game).attacker)
+    response = client_for(trio[bystander]).post(
+        reverse("arms_race:move", args=[game.id]),
+        {"kind": "attack", "card": "dagger", "target": "0", "claim": "dagger"},
+        follow=True,
+    )
+    assert "no longer yours to make" in response.content.decode()
+    assert state_of(game).phase == Phase.ATTACK
