@@ -135,6 +135,11 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
             request.user.is_superuser or Season.objects.filter(hosts=request.user).exists()
         )
 
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "season" and not request.user.is_superuser:
+            kwargs["queryset"] = Season.objects.filter(hosts=request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
     @admin.display(description="Hidden state (hosts only)")
     def hidden_state(self, obj):
         import json
@@ -318,6 +323,10 @@ class SeasonAdmin(admin.ModelAdmin):
         return request.user.is_active and request.user.is_staff
 
     def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        # Season hosts grant and correct balances from here; only superusers make seasons.
         return self.has_module_permission(request)
 
     def get_queryset(self, request):

@@ -159,3 +159,36 @@ def test_a_host_cannot_open_another_hosts_game_in_the_admin(tally, make_user, cl
     assert "0 submissions" in client.get(reverse("admin:platform_submission_changelist")).content.decode()
     client.force_login(tally.hosts.get())
     assert "CANARY-S" in client.get(page).content.decode()
+
+
+def test_a_host_creates_seats_and_starts_a_game_in_the_admin(season, hank, alice, bob, client):
+    client.force_login(hank)
+    response = client.post(
+        reverse("admin:platform_game_add"),
+        {
+            "season": season.id,
+            "game_type": "tally",
+            "name": "Admin Tally",
+            "public": "on",
+            "settings": '{"rounds": 2, "window_minutes": 30}',
+            "seed": 42,
+            "hosts": [hank.id],
+            "seat_players": "alice, bob",
+            "announce": "",
+            "announce_as": "general",
+            "seats-TOTAL_FORMS": 0,
+            "seats-INITIAL_FORMS": 0,
+            "rounds-TOTAL_FORMS": 0,
+            "rounds-INITIAL_FORMS": 0,
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get(name="Admin Tally")
+    assert list(game.seats.values_list("user__username", flat=True)) == ["alice", "bob"]
+    assert game.seed == 42 and list(game.hosts.all()) == [hank]
+    client.post(reverse("admin:platform_game_changelist"), {"action": "start", "_selected_action": [game.id]})
+    game.refresh_from_db()
+    assert game.status == Game.Status.RUNNING and game.rounds.get().number == 0
+    assert {"game_create", "game_seat", "game_start"} <= set(
+        AuditLog.objects.filter(game=game).values_list("action", flat=True)
+    )
