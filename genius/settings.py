@@ -96,6 +96,9 @@ DATABASES = {
         conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
     )
 }
+if os.environ.get("GENIUS_TEST_DB"):
+    # Several test runs on one server (parallel sessions) each take a test database of their own.
+    DATABASES["default"]["TEST"] = {"NAME": os.environ["GENIUS_TEST_DB"]}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_POOL"):
     # Django's own psycopg pool (used by the benchmark and production); tests open plain connections.
     DATABASES["default"]["CONN_MAX_AGE"] = 0

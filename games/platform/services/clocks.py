@@ -86,7 +86,7 @@ def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
 
     now = now or timezone.now()
     game = Game.objects.select_for_update().get(pk=game_id)
-    clock = TurnClock.objects.select_for_update().select_related("seat").get(game=game)
+    clock = TurnClock.objects.select_for_update(of=("self",)).select_related("seat").get(game=game)
     if (
         clock.generation != generation
         or clock.deadline is None
