@@ -96,3 +96,15 @@ def test_the_deal_is_locked_once_the_game_starts(draft, hank):
     )
     assert response.status_code == 403
     assert Deal.objects.get(game=draft).hands == [list(h) for h in ORDERED_DEAL[:3]]
+
+
+def test_a_demo_game_gets_the_seeds_deal_written_down(draft, hank):
+    from games.platform import registry
+
+    kind = registry.get("arms_race")
+    shuffled = kind.hidden_data(draft)
+    kind.demo_prepare(draft)
+    assert Deal.objects.get(game=draft).hands == shuffled["deal"] and kind.hidden_problems(draft) == []
+    game_services.game_start(game=draft, actor=hank)
+    draft.refresh_from_db()
+    assert draft.state["hands"] == shuffled["deal"]

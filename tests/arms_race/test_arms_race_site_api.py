@@ -33,8 +33,8 @@ def season_balance(game, user) -> dict:
 def test_a_complete_game_through_the_api_ends_with_one_loser_and_the_awards_in_the_ledger(
     season, hank, seven
 ):
-    game = arms_game(season, hank, seven, deal=None, seed=11)
-    moves = drive(game, seven, random_choice(random.Random(5)))
+    game = arms_game(season, hank, seven, deal=None, seed=14)
+    moves = drive(game, seven, random_choice(random.Random(3)))
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and moves > 7
     outcome = state_of(game).outcome
@@ -49,7 +49,8 @@ def test_a_complete_game_through_the_api_ends_with_one_loser_and_the_awards_in_t
             expected[seat] = {"tokens_of_life": award[0], "garnets": award[1]}
     assert {seat: season_balance(game, user) for seat, user in enumerate(seven)} == expected
     assert outcome.loser not in outcome.winners
-    assert outcome.reason == "three_wounds"  # this seed's game; the pinned cases follow
+    # This seed's game: Dev's weapon, pointed by Ben, gives Ana her third wound of one type.
+    assert (outcome.reason, outcome.loser, outcome.winners) == ("three_wounds", 0, (3, 1))
 
 
 def cutting_ben(via: int | None):

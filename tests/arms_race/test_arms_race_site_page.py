@@ -8,8 +8,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.arms_race.rules import Phase
-from tests.arms_race.arms_race_site import arms_game, state_of
+from games.arms_race.rules import Phase, Weapon
+from games.platform.services.ledger import balances, ledger_post
+from tests.arms_race.arms_race_site import arms_game, drive, honest, state_of
 from tests.arms_race.arms_race_table import ORDERED_DEAL
 
 pytestmark = pytest.mark.django_db
@@ -86,3 +87,17 @@ def test_a_move_out_of_turn_is_refused_with_a_reason(game, trio):
     )
     assert "no longer yours to make" in response.content.decode()
     assert state_of(game).phase == Phase.ATTACK
+
+
+def test_a_wild_card_named_when_bought_is_named_in_a_form(season, hank, trio):
+    ledger_post(season=season, user=trio[0], what="garnets", delta=3, reason="season start")
+    game = arms_game(season, hank, trio, settings={"wild_declared_at": "purchase"})
+    drive(game, trio, honest, until=lambda s: s.phase == Phase.WILD_CARDS)
+    buyer = client_for(trio[0])
+    assert 'name="weapon"' in buyer.get(reverse("game", args=[game.id])).content.decode()
+    unnamed = buyer.post(reverse("arms_race:move", args=[game.id]), {"kind": "buy_wild", "weapon": ""})
+    assert unnamed.status_code == 400 and "Name the weapon first." in unnamed.content.decode()
+    named = buyer.post(reverse("arms_race:move", args=[game.id]), {"kind": "buy_wild", "weapon": "katana"})
+    assert named.status_code == 302
+    assert state_of(game).wilds[0] == (Weapon.KATANA,)
+    assert balances(season=season, user=trio[0])["garnets"] == 0
