@@ -37,9 +37,11 @@ class MovementTableFormBase(forms.ModelForm):
         grid = self.instance.grid or {} if self.instance.pk else {}
         for horse in HORSES:
             row = grid.get(horse) or []
-            for r in range(1, ROUNDS + 1):
-                if r <= len(row):
+            for r in range(1, min(len(row), ROUNDS) + 1):
+                if cell(horse, r) in self.fields:
                     self.fields[cell(horse, r)].initial = row[r - 1]
+        if "game" not in self.fields:
+            return  # the locked, read-only view
         if self.instance.pk:
             self.fields["game"].disabled = True
         elif hosted is not None:

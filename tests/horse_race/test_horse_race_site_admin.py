@@ -1,0 +1,98 @@
+"""The hosts' movement table in the admin: a validated grid or the seed's, hosts of the game only, locked."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.horse_race.game import HorseRace, movement_from_seed
+from games.horse_race.models import MovementTable
+from games.platform.services import games as game_services
+from tests.horse_race.horse_race_support import table
+
+pytestmark = pytest.mark.django_db
+
+
+def admin_as(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def grid_post(game, grid, **extra) -> dict:
+    data = {"game": game.id, **extra}
+    for horse, row in grid.items():
+        for r, value in enumerate(row, start=1):
+            data[f"{horse}{r}"] = value
+    return data
+
+
+@pytest.fixture
+def draft(season, hank, nine):
+    game = game_services.game_create(season=season, game_type="horse_race", name="Draft race", hosts=[hank])
+    for user in nine[:3]:
+        game_services.game_seat(game=game, user=user, actor=hank)
+    return game
+
+
+def test_a_bad_cell_is_refused_with_every_problem_named(draft, hank):
+    grid = table()
+    grid["A"][0] = 4
+    grid["C"][9] = ""
+    response = admin_as(hank).post(reverse("admin:horse_race_movementtable_add"), grid_post(draft, grid))
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "Horse A, Round 1: 4 is not 1, 2 or 3." in page
+    assert "Horse C, Round 10: None is not 1, 2 or 3." in page
+    assert "1, 2 or 3" in page and not MovementTable.objects.exists()
+    assert HorseRace().hidden_problems(draft) == [
+        "the movement table is missing: enter it in the admin or generate it from the seed"
+    ]
+
+
+def test_one_click_draws_the_table_from_the_seed(draft, hank):
+    response = admin_as(hank).post(
+        reverse("admin:horse_race_movementtable_add"), {"game": draft.id, "from_seed": "on"}
+    )
+    assert response.status_code == 302
+    assert MovementTable.objects.get(game=draft).grid == movement_from_seed(draft.seed)
+    assert HorseRace().hidden_problems(draft) == []
+
+
+def test_only_the_games_hosts_see_its_table(draft, hank, make_user):
+    MovementTable.objects.create(game=draft, grid=table())
+    olga = make_user("olga", is_staff=True)
+    other = admin_as(olga)
+    listing = other.get(reverse("admin:horse_race_movementtable_changelist")).content.decode()
+    assert "Draft race" not in listing
+    add_page = other.get(reverse("admin:horse_race_movementtable_add")).content.decode()
+    assert "Draft race" not in add_page
+    change = other.get(reverse("admin:horse_race_movementtable_change", args=[draft.horse_race_movement.id]))
+    assert change.status_code == 302
+    mine = admin_as(hank).get(
+        reverse("admin:horse_race_movementtable_change", args=[draft.horse_race_movement.id])
+    )
+    assert mine.status_code == 200 and 'name="A1" value="3"' in mine.content.decode()
+    edited = table()
+    edited["I"][9] = 3
+    url = reverse("admin:horse_race_movementtable_change", args=[draft.horse_race_movement.id])
+    assert admin_as(hank).post(url, grid_post(draft, edited)).status_code == 302
+    assert MovementTable.objects.get(game=draft).grid == edited
+
+
+def test_the_table_is_locked_once_the_game_starts(draft, hank):
+    table_row = MovementTable.objects.create(game=draft, grid=table())
+    game_services.game_start(game=draft, actor=hank)
+    url = reverse("admin:horse_race_movementtable_change", args=[table_row.id])
+    page = admin_as(hank).get(url).content.decode()
+    assert 'name="A1"' not in page and "<th>A</th><td>3</td>" in page
+    changed = table()
+    changed["A"][0] = 1
+    admin_as(hank).post(url, grid_post(draft, changed))
+    admin_as(hank).post(
+        reverse("admin:horse_race_movementtable_changelist"),
+        {"action": "generate_from_seed", "_selected_action": [table_row.id]},
+    )
+    table_row.refresh_from_db()
+    assert table_row.grid == table()
