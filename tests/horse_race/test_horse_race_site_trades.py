@@ -38,6 +38,31 @@ def test_an_accepted_offer_swaps_one_card_for_one(race, nine):
 
 
 @pytest.mark.django_db
+def test_the_page_buttons_offer_accept_and_buy(race, nine, season):
+    from django.test import Client
+    from django.urls import reverse
+
+    ann, ben = nine[:2]
+    ledger_post(season=season, user=ben, what="garnets", delta=2, reason="earlier games")
+    pages = {}
+    for user in (ann, ben):
+        pages[user.username] = Client()
+        pages[user.username].force_login(user)
+    url = reverse("game", args=[race.id])
+    page = pages["ann"].get(url).content.decode()
+    assert 'value="offer_trade"' in page and 'data-confirm="Spend 2 garnets on a card?"' in page
+    pages["ann"].post(url, {"op": "offer_trade", "op_give": "A", "op_want": "B", "op_to": "ben"})
+    offer = TradeOffer.objects.get()
+    page = pages["ben"].get(url).content.decode()
+    assert "ann gives A to ben for B" in page
+    pages["ben"].post(url, {"op": "accept_trade", "op_offer": str(offer.id)})
+    pages["ben"].post(url, {"op": "purchase", "op_horse": "H"})
+    assert hand(race, ben)["A"] == 2 and hand(race, ben)["H"] == 2
+    refused = pages["ben"].post(url, {"op": "purchase", "op_horse": "H"}, follow=True).content.decode()
+    assert "You have 0 garnets; this needs 4." in refused
+
+
+@pytest.mark.django_db
 def test_offers_are_declined_or_withdrawn_only_by_the_right_player(race, nine, hank):
     ann, ben, cat = nine[:3]
     operate(race, ann, "offer_trade", {"give": "A", "want": "B", "to": "ben"})

@@ -1,0 +1,35 @@
+"""Through a real browser: a player fills in and saves a round form; a spectator sees an exit arrive live."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.platform.services.rounds import round_resolve
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_player_saves_the_round_form_and_a_spectator_sees_the_exit(race, nine, page_as, live_server):
+    url = live_server.url + reverse("game", args=[race.id])
+    player = page_as(nine[0], width=360)
+    player.goto(url)
+    player.check("input[name=ability][value=clue]")
+    player.fill("input[name=clue_use_0]", "2")
+    player.click("button[name=save]")
+    assert player.locator(".has-error .error").inner_text() == "You need 2 A cards for this and hold 1."
+    assert player.input_value("input[name=clue_use_0]") == "2"
+    player.fill("input[name=clue_use_0]", "1")
+    player.click("button[name=save]")
+    assert "Saved." in player.locator(".messages").inner_text()
+    assert player.is_checked("input[name=ability][value=clue]")
+    assert player.input_value("input[name=clue_use_0]") == "1"
+
+    spectator = page_as(None)
+    spectator.goto(url)
+    assert "has finished the race" not in spectator.content()
+    for number in range(6):  # A and B exit in Round 5
+        round_resolve(round_id=race.rounds.get(number=number).id, early=True)
+    spectator.wait_for_selector("text=Horse A has finished the race in Round 5, placing 1st.", timeout=15000)
+    text = spectator.content()
+    assert "Round 0 clue" not in text and "you hold" not in text
