@@ -1,0 +1,166 @@
+"""Middle Marathon's clocks with moved time: the turn, each extra interaction, off-turn decisions, reserve."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.urls import reverse
+from django.utils import timezone
+
+from games.middle_marathon.rules import pending
+from games.platform.models import Game, Seat, TurnClock
+from games.platform.services.rounds import sweep
+from tests.middle_marathon.marathon_site import act, api, marathon_game, put_state, state_of
+from tests.middle_marathon.positions import make
+
+pytestmark = pytest.mark.django_db
+T0 = timezone.now().replace(microsecond=0)
+
+
+def at(seconds):
+    return time_machine.travel(T0 + timedelta(seconds=seconds), tick=False)
+
+
+def clock(game) -> TurnClock:
+    return TurnClock.objects.select_related("seat").get(game=game)
+
+
+def due(game) -> float:
+    """Seconds from T0 to the pending move's deadline."""
+    return (clock(game).deadline - T0).total_seconds()
+
+
+def reserve(game, seat: int) -> float:
+    return Seat.objects.get(game=game, number=seat).reserve_seconds
+
+
+@pytest.fixture
+def start(season, hank, alice, bob):
+    def started(settings=None, position=None):
+        with at(0):
+            game = marathon_game(season, hank, alice, bob, settings=settings)
+            if position is not None:
+                put_state(game, position)
+        return game
+
+    return started
+
+
+def test_a_turn_gets_one_minute_and_each_player_ten_minutes_of_reserve(start, alice):
+    game = start()
+    assert clock(game).seat.number == 0 and clock(game).kind == "turn" and due(game) == 60
+    assert reserve(game, 0) == reserve(game, 1) == 600
+    with at(25):
+        assert act(game, alice, {"type": "play", "card": 1, "piece": "SB"}).status_code == 200
+    # Red's turn starts fresh: a minute from the move, nothing carried over.
+    assert clock(game).seat.number == 1 and clock(game).kind == "turn" and due(game) == 25 + 60
+
+
+def test_an_additional_interaction_in_the_same_turn_adds_30_seconds(start, alice):
+    # Blue's Force on 3 with a 2 must take another piece along: Blue is asked which.
+    game = start(position=make({"FB": 3, "GR": 5, "M": 2}))
+    with at(10):
+        act(game, alice, {"type": "play", "card": 2, "piece": "FB"})
+    assert clock(game).seat.number == 0 and clock(game).kind == "choice 1: Force's companion"
+    assert due(game) == 60 + 30
+
+
+def test_a_decision_off_your_turn_gets_a_minute_and_the_turn_time_comes_back_with_the_next_interaction(
+    start, alice, bob
+):
+    # Blue's Force takes Red's Gravity along; Red's pull (off Red's turn) drags Blue's Gravity, whose pull
+    # is Blue's to choose again.
+    game = start(position=make({"FB": 3, "GR": 6, "GB": 5}))
+    with at(10):
+        act(game, alice, {"type": "play", "card": 3, "piece": "FB"})
+    assert due(game) == 90
+    with at(20):
+        act(game, alice, {"type": "choose", "choice": "GR"})
+    c = clock(game)
+    assert c.seat.number == 1 and c.kind == "choice 2: Gravity's targets" and due(game) == 20 + 60
+    assert c.banked == {"0": 70}
+    assert pending(state_of(game))["off_turn"] is True
+    with at(50):
+        act(game, bob, {"type": "choose", "choice": "GB"})
+    c = clock(game)
+    # Blue's 70 banked seconds come back, plus 30 for this additional interaction.
+    assert c.seat.number == 0 and c.kind == "choice 3: Gravity's targets" and due(game) == 50 + 70 + 30
+
+
+def test_the_off_turn_players_reserve_pays_for_their_slow_decision(start, alice):
+    game = start(position=make({"FB": 3, "GR": 6, "GB": 5}))
+    with at(10):
+        act(game, alice, {"type": "play", "card": 3, "piece": "FB"})
+    with at(20):
+        act(game, alice, {"type": "choose", "choice": "GR"})
+    with at(81):
+        assert sweep()["clocks"] == 1
+    assert reserve(game, 1) == 570 and reserve(game, 0) == 600 and due(game) == 110
+
+
+def test_a_forced_resolution_is_not_asked_and_gives_no_time(start, alice):
+    # Only Red's Gravity can go with Blue's Force; its pull has only Blue's Force behind it: both forced.
+    game = start(position=make({"FB": 3, "GR": 8}, rest=None))
+    with at(10):
+        act(game, alice, {"type": "play", "card": 2, "piece": "FB"})
+    state = state_of(game)
+    assert [(d["kind"], d["forced"]) for d in state.decisions] == [
+        ("force_companion", True),
+        ("gravity", True),
+    ]
+    assert clock(game).seat.number == 1 and clock(game).kind == "turn" and due(game) == 10 + 60
+
+
+def test_when_the_turn_runs_out_the_reserve_is_drawn_30_seconds_at_a_time(start):
+    game = start()
+    with at(61):
+        assert sweep()["clocks"] == 1
+        assert sweep()["clocks"] == 0  # the same expiry is not drawn twice
+    assert reserve(game, 0) == 570 and due(game) == 90
+    with at(91):
+        sweep()
+    assert reserve(game, 0) == 540 and due(game) == 120 and clock(game).increments_used == 2
+
+
+def test_a_player_whose_reserve_runs_out_loses_at_once(start, alice, bob):
+    game = start(settings={"reserve_seconds": 60})
+    for second in (61, 91, 121):
+        with at(second):
+            sweep()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    result = state_of(game).result
+    assert result["winner"] == 1 and result["ended_because"] == "timeout"
+    assert game.events.filter(text="Result: Blue ran out of reserve time. bob (Red) wins.").count() == 1
+    assert game.events.filter(text__contains="Blue ran out of reserve time and loses").count() == 1
+
+
+def test_every_clock_value_is_a_game_setting(start, alice):
+    settings = {
+        "turn_seconds": 300,
+        "interaction_seconds": 120,
+        "reserve_seconds": 3600,
+        "reserve_increment_seconds": 60,
+    }
+    game = start(settings=settings, position=make({"FB": 3, "GR": 5, "M": 2}))
+    assert due(game) == 300 and reserve(game, 0) == 3600
+    with at(10):
+        act(game, alice, {"type": "play", "card": 2, "piece": "FB"})
+    assert due(game) == 420
+    with at(421):
+        sweep()
+    assert reserve(game, 0) == 3540 and due(game) == 480
+
+
+def test_the_host_pauses_and_resumes_and_no_move_is_taken_meanwhile(start, hank, alice):
+    game = start()
+    with at(15):
+        assert api(hank).post(reverse("api-host-pause", args=[game.id])).status_code == 200
+    with at(500):
+        assert sweep()["clocks"] == 0
+        response = act(game, alice, {"type": "play", "card": 1, "piece": "SB"})
+        assert response.status_code == 409 and "paused" in response.json()["detail"]
+        assert api(hank).post(reverse("api-host-resume", args=[game.id])).status_code == 200
+    assert due(game) == 500 + 45 and reserve(game, 0) == 600
