@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from datetime import timedelta
 
-from games.platform.kit import Announce, RulesError
+from games.platform.kit import Announce, Ledger, RulesError
 from games.platform.registry import GameType, Outcome
 
 from . import flips
@@ -37,6 +37,22 @@ def boards_from_seed(game) -> list[list[str]]:
     """The three boards the game's seed draws (the hosts' one-click set, and the demo's)."""
     diagonal = bool((game.settings.get("rules") or {}).get("diagonal_adjacency", False))
     return codes_of(generate_boards(random.Random(game.seed), diagonal))
+
+
+def points_for_the_ledger(events: list) -> list:
+    """The game's points ledger never goes below zero (a platform constraint): each seat's gains are posted
+    before its losses, and a loss that would take the balance below zero is cut to what is there. The rules
+    state and the scoreboard keep the true totals, negative ones included."""
+    points = [e for e in events if isinstance(e, Ledger) and e.what == "points"]
+    others = [e for e in events if not (isinstance(e, Ledger) and e.what == "points")]
+    posted, balance = [], {}
+    for event in sorted(points, key=lambda e: (e.seat, e.delta < 0)):
+        delta = max(event.delta, -balance.get(event.seat, 0))
+        if delta:
+            balance[event.seat] = balance.get(event.seat, 0) + delta
+            # One points account per seat (an item would open one account per round, each kept >= 0).
+            posted.append(Ledger(event.seat, "points", delta, f"{event.item}: {event.reason}"))
+    return others + posted
 
 
 class CardsTable(GameType):
@@ -218,6 +234,7 @@ class CardsTable(GameType):
                 field="heat_guess",
             )
         state, events = resolve_round(state)
+        events = points_for_the_ledger(events)
         return Outcome(
             state=dump(state), events=with_names(game, events), finished=state.phase is Phase.ENDED
         )
