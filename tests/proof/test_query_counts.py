@@ -1,0 +1,125 @@
+"""The number of queries of the pages, the feed, the API and a resolution does not grow with the players.
+
+Each path is counted on a Tally game of 3 players, then held to that count on one of 30 (a test-only Tally
+that seats up to 30). The feed poll with nothing new is one query, whoever asks.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from games.platform import registry
+from games.platform.models import Game, Round
+from games.platform.services import games as game_services
+from games.platform.services import rounds
+from tests.toy_game import Tally
+
+pytestmark = pytest.mark.django_db
+
+SMALL, LARGE = 3, 30
+
+
+class BigTally(Tally):
+    slug = "tally_big"
+    name = "Tally for 30 (test game)"
+    max_players = 30
+
+
+@pytest.fixture(autouse=True)
+def big_tally():
+    registry.register(BigTally())
+    yield
+    registry.unregister("tally_big")
+
+
+@pytest.fixture
+def make_game(make_user, season, hank):
+    made = {}
+
+    def make(players: int) -> Game:
+        game = game_services.game_create(
+            season=season, game_type="tally_big", name=f"Tally of {players}", hosts=[hank], actor=hank
+        )
+        for i in range(players):
+            user = make_user(f"g{len(made)}p{i}")
+            game_services.game_seat(game=game, user=user, actor=hank)
+        game_services.game_start(game=game, actor=hank)
+        game.refresh_from_db()
+        for seat in game.seats.all():
+            rounds.submission_save(seat=seat, round_number=0, payload={"number": seat.number % 11})
+        game.refresh_from_db()
+        made[players] = game
+        return game
+
+    return make
+
+
+def client_as(user) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def count(fn) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        fn()
+    return len(captured.captured_queries)
+
+
+def first_player(game):
+    return game.seats.order_by("number").first().user
+
+
+PATHS = {
+    "game page as a player": lambda g, hank: client_as(first_player(g)).get(f"/games/{g.id}/"),
+    "game page as the host": lambda g, hank: client_as(hank).get(f"/games/{g.id}/"),
+    "game page as a spectator": lambda g, hank: client_as(None).get(f"/games/{g.id}/"),
+    "feed with news as a player": lambda g, hank: client_as(first_player(g)).get(f"/games/{g.id}/live/"),
+    "API observation as a player": lambda g, hank: client_as(first_player(g)).get(f"/api/games/{g.id}/"),
+    "API observation as the host": lambda g, hank: client_as(hank).get(f"/api/games/{g.id}/"),
+}
+
+
+@pytest.mark.parametrize("path", list(PATHS))
+def test_queries_do_not_grow_with_the_players(path, make_game, hank, django_assert_max_num_queries):
+    request = PATHS[path]
+    small, large = make_game(SMALL), make_game(LARGE)
+    assert request(small, hank).status_code == 200
+    # Counted on the second request: the first may warm per-process caches (content types, sessions).
+    small_count = count(lambda: request(small, hank))
+    with django_assert_max_num_queries(small_count):
+        assert request(large, hank).status_code == 200
+
+
+@pytest.mark.parametrize("who", ["anonymous", "player"])
+def test_the_feed_poll_with_nothing_new_is_one_query(who, make_game, django_assert_max_num_queries):
+    game = make_game(LARGE)
+    client = client_as(first_player(game) if who == "player" else None)
+    with django_assert_max_num_queries(1):
+        response = client.get(f"/games/{game.id}/live/?v={game.version}")
+    assert response.status_code == 204
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "games.platform.services.events.events_write posts each Ledger event through ledger_post one at a"
+        " time: per seat a get-or-create of the account (SELECT, SAVEPOINT, INSERT), a conditional UPDATE, a"
+        " SELECT of the balance and an INSERT of the entry; 38 queries for 3 players, 313 for 30"
+    ),
+)
+def test_a_round_resolution_does_not_grow_with_the_players(make_game, django_assert_max_num_queries):
+    small, large = make_game(SMALL), make_game(LARGE)
+
+    def resolve(game):
+        rnd = Round.objects.get(game=game, number=0)
+        assert rounds.round_resolve(round_id=rnd.pk, early=True) is not False
+
+    small_count = count(lambda: resolve(small))
+    with django_assert_max_num_queries(small_count):
+        resolve(large)
+    assert Round.objects.get(game=large, number=0).status == Round.Status.RESOLVED
