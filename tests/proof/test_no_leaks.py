@@ -2,7 +2,9 @@
 
 The world: season 1 hosted by hank, with a running Tally game (three players) carrying canaries in its
 hidden state, hidden data, submissions, inbox, pair chats and ledger, plus one running game of every
-registered type (started through `demo_prepare`) with canaries in its inbox, chats and ledger. Season 2 has
+registered type (started through `demo_prepare`) with canaries in its inbox, chats and ledger (a game's own
+hidden fields, its cards and boards, have no generic place to plant a canary: the game types would need a
+hook for it). Season 2 has
 another host running another Tally game with canaries of its own. Then every URL pattern of the resolver is
 filled from these objects and requested with GET by an anonymous spectator, a logged-in outsider, each
 player, the host of the other game and (as the control that the canaries can be found at all) the host.
@@ -87,20 +89,6 @@ def plant(world: World, game: Game, tag: str) -> None:
     world.canaries.append(Canary(str(game.seed), game))
     if game.commitment_salt:
         world.canaries.append(Canary(game.commitment_salt, game, shown_to_hosts=False))
-    kind = registry.get(game.game_type)
-    for leaf in string_leaves(kind.hidden_data(game)):
-        if len(leaf) >= 12:
-            world.canaries.append(Canary(leaf, game))
-
-
-def string_leaves(data) -> list[str]:
-    if isinstance(data, str):
-        return [data]
-    if isinstance(data, dict):
-        return [leaf for value in data.values() for leaf in string_leaves(value)]
-    if isinstance(data, list | tuple):
-        return [leaf for value in data for leaf in string_leaves(value)]
-    return []
 
 
 def tally_game(world, season, host, players, tag, public=True) -> Game:
