@@ -53,11 +53,14 @@ class BoardSetFormBase(forms.ModelForm):
         for rnd in ROUNDS:
             board = codes[rnd - 1] if len(codes) >= rnd else []
             for i, (row, col) in enumerate(CELLS):
-                if i < len(board):
+                if i < len(board) and cell_field(rnd, row, col) in self.fields:
                     self.fields[cell_field(rnd, row, col)].initial = board[i]
         if self.instance.pk:
-            self.fields["game"].disabled = True
-            self.fields["overrides"].initial = overrides_text(self.instance.heat_overrides)
+            # A started game's form has neither (they are read-only); an unstarted one keeps its game.
+            if "game" in self.fields:
+                self.fields["game"].disabled = True
+            if "overrides" in self.fields:
+                self.fields["overrides"].initial = overrides_text(self.instance.heat_overrides)
         elif hosted is not None:
             self.fields["game"].queryset = hosted
 

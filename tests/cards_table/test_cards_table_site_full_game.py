@@ -4,6 +4,7 @@ verdict on a heat guess, rounds resolved early and by the sweep, the final score
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 import pytest
 import time_machine
@@ -11,6 +12,7 @@ from django.utils import timezone
 
 from games.cards_table.rules import state_from_json
 from games.platform.models import DeathMatchPick, Game, Round
+from games.platform.services.commitment import commitment_check
 from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.rounds import sweep
 from games.platform.services.season import tokens_of_life
@@ -104,6 +106,8 @@ def test_ten_players_play_three_rounds_to_the_final_scoreboard(cards, ten, hank,
     pick = DeathMatchPick.objects.get(main_match=cards)
     assert pick.candidate == ten[final.loser]
     assert len(observe(cards)["state"]["revealed_boards"]) == 3
+    revealed = commitment_check(cards)
+    assert revealed["matches"] and json.loads(revealed["data"])["boards"][0][:2] == ["2B", "3R"]
 
 
 def test_still_tied_losers_are_chosen_by_the_winner_in_round_four(season, hank, make_user):
