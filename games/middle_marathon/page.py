@@ -30,6 +30,8 @@ def page_view(game, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[s
     view["legal_actions"] = legal
     view["plays"] = play_rows(view, legal)
     view["choices"] = choice_buttons(view, legal)
+    # What the one deciding may pick, for those watching them decide (discard options are not public).
+    view["option_words"] = [choice_label(option, view) for option in view["pending"].get("options", [])]
     if "hands" in view:
         view["hand_rows"] = [
             {"colour": seat_name(seat), "player": names[seat], "cards": hand}
@@ -134,19 +136,19 @@ def play_rows(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict[st
     return list(rows.values())
 
 
+def choice_label(choice, view: dict[str, Any]) -> str:
+    if isinstance(choice, list):
+        return "Discard " + (" and ".join(str(card) for card in choice) or "nothing")
+    space = next(piece["space"] for piece in view["pieces"] if piece["piece"] == choice)
+    return f"{rules.name(choice)} on space {space}"
+
+
 def choice_buttons(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict[str, str]]:
-    spaces = {piece["piece"]: piece["space"] for piece in view["pieces"]}
-    buttons = []
-    for action in legal:
-        if action["type"] != "choose":
-            continue
-        choice = action["choice"]
-        if isinstance(choice, list):
-            label = "Discard " + (" and ".join(str(card) for card in choice) or "nothing")
-        else:
-            label = f"{rules.name(choice)} on space {spaces[choice]}"
-        buttons.append({"label": label, "value": as_value(action)})
-    return buttons
+    return [
+        {"label": choice_label(action["choice"], view), "value": as_value(action)}
+        for action in legal
+        if action["type"] == "choose"
+    ]
 
 
 def result_words(result: dict[str, Any] | None, names: list[str]) -> str:
