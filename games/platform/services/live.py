@@ -44,4 +44,7 @@ def operation_run(*, game: Game, viewer, name: str, payload: dict, now=None) -> 
         viewer.seat.game = game
     outcome = handler(game, viewer, payload)
     outcome_apply(game=game, outcome=outcome, now=now, actor=viewer.user)
+    if registry.get(game.game_type).flow == "turns":
+        # An operation may settle what a live match was waiting for: move its clock on too.
+        clock_sync(game=game, now=now)
     return game
