@@ -34,6 +34,8 @@ class BoardGuessWidget(forms.MultiWidget):
         return flat
 
     def get_context(self, name, value, attrs):
+        if isinstance(value, list) and len(value) == 5:
+            value = self.decompress(value)  # a saved guess, 5 rows of pairs, not yet the 50 select values
         context = super().get_context(name, value, attrs)
         subs = context["widget"]["subwidgets"]
         context["rows"] = [
