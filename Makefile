@@ -30,6 +30,8 @@ run: venv
 	$(PY) manage.py load_demo
 	$(PY) manage.py serve_all --port $(PORT)
 
+bench: venv ; $(PY) bench/run.py $(BENCH_ARGS)
+
 test: venv
 	$(PY) -m pytest $(PYTEST_ARGS)
 
