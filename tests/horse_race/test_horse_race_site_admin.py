@@ -96,3 +96,31 @@ def test_the_table_is_locked_once_the_game_starts(draft, hank):
     )
     table_row.refresh_from_db()
     assert table_row.grid == table()
+
+
+def test_an_invalid_table_blocks_the_start_and_the_demo_draws_a_valid_one(draft, hank):
+    from games.platform.kit import RulesError
+
+    MovementTable.objects.create(game=draft, grid={"A": [1, 2]})
+    with pytest.raises(RulesError) as refused:
+        game_services.game_start(game=draft, actor=hank)
+    assert "movement table: Horse A, Round 3: missing (must be 1, 2 or 3)." in refused.value.message
+    HorseRace().demo_prepare(draft)
+    assert HorseRace().hidden_problems(draft) == []
+    game_services.game_start(game=draft, actor=hank)
+    draft.refresh_from_db()
+    assert draft.status == "running" and draft.state["movement"] == movement_from_seed(draft.seed)
+
+
+def test_settings_are_checked(season, hank):
+    from games.platform.kit import RulesError
+
+    kind = HorseRace()
+    assert kind.settings_problems(kind.default_settings()) == []
+    assert kind.settings_problems({**kind.default_settings(), "window_minutes": 10}) == []
+    problems = kind.settings_problems({**kind.default_settings(), "round_hours": 0, "rules": {"nonsense": 1}})
+    assert problems == ["round_hours must be a number of hours above 0.", "Unknown setting(s): nonsense."]
+    with pytest.raises(RulesError):
+        game_services.game_create(
+            season=season, game_type="horse_race", name="Bad", hosts=[hank], settings={"window_minutes": -1}
+        )
