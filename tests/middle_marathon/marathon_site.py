@@ -52,3 +52,17 @@ def act(game, user, payload):
 
 def observed(game, user) -> dict:
     return api(user).get(reverse("api-game", args=[game.id])).json()
+
+
+def play_out(game, rng, limit: int = 400) -> None:
+    """Random legal moves through the service (no HTTP) until the race ends: for tests of what follows."""
+    from games.platform.services.live import action_apply
+
+    seats = {seat.number: seat for seat in game.seats.all()}
+    for _ in range(limit):
+        state = state_of(game)
+        if state.result is not None:
+            return
+        mover = rules.pending(state)["seat"]
+        action_apply(seat=seats[mover], payload=rng.choice(rules.legal_actions(state, mover)))
+    raise AssertionError("the game did not end")

@@ -10,9 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.middle_marathon.marathon_site import marathon_game, put_state, state_of
+from tests.middle_marathon.marathon_site import marathon_game, play_out, put_state, state_of
 from tests.middle_marathon.positions import make
-from tests.middle_marathon.test_middle_marathon_site_api import drive
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +74,7 @@ def test_the_track_shows_every_piece_its_status_and_the_finishers(season, hank, 
 
 def test_a_finished_game_shows_the_result_and_placements_to_everyone(season, hank, alice, bob, charlie):
     game = marathon_game(season, hank, alice, bob, seed=9)
-    drive(game, [alice, bob], random.Random(9))
+    play_out(game, random.Random(9))
     result = state_of(game).result
     page = client_for(charlie).get(reverse("game", args=[game.id])).content.decode()
     blue, red = result["scores"]
