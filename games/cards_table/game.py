@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from datetime import timedelta
 
+from games.platform.errors import NotReady
 from games.platform.kit import Announce, Ledger, RulesError
 from games.platform.registry import GameType, Outcome
 
@@ -40,19 +41,15 @@ def boards_from_seed(game) -> list[list[str]]:
 
 
 def points_for_the_ledger(events: list) -> list:
-    """The game's points ledger never goes below zero (a platform constraint): each seat's gains are posted
-    before its losses, and a loss that would take the balance below zero is cut to what is there. The rules
-    state and the scoreboard keep the true totals, negative ones included."""
-    points = [e for e in events if isinstance(e, Ledger) and e.what == "points"]
-    others = [e for e in events if not (isinstance(e, Ledger) and e.what == "points")]
-    posted, balance = [], {}
-    for event in sorted(points, key=lambda e: (e.seat, e.delta < 0)):
-        delta = max(event.delta, -balance.get(event.seat, 0))
-        if delta:
-            balance[event.seat] = balance.get(event.seat, 0) + delta
-            # One points account per seat (an item would open one account per round, each kept >= 0).
-            posted.append(Ledger(event.seat, "points", delta, f"{event.item}: {event.reason}"))
-    return others + posted
+    """One points account per seat: the rules name each entry's round and method in `item`, which goes into
+    the reason instead (an item would open an account per round). Points may go negative, as the rules say."""
+    return [
+        Ledger(e.seat, "points", e.delta, f"{e.item}: {e.reason}")
+        if isinstance(e, Ledger) and e.what == "points" and e.delta
+        else e
+        for e in events
+        if not (isinstance(e, Ledger) and e.what == "points" and not e.delta)
+    ]
 
 
 class CardsTable(GameType):
@@ -227,11 +224,11 @@ class CardsTable(GameType):
                     state, _ = judge_heat_guess(state, seat, verdict)
         if waiting:
             names = seat_names(game)
-            raise RulesError(
+            # The platform's sweep waits for the verdict without counting a failure.
+            raise NotReady(
                 f"Round {round.number} cannot close yet: the heat indicator guess of "
                 + ", ".join(f"{names[s]} (seat {s + 1})" for s in waiting)
-                + " waits for a host's verdict. Judge it on the game page; the round then resolves.",
-                field="heat_guess",
+                + " waits for a host's verdict. Judge it on the game page; the round then resolves."
             )
         state, events = resolve_round(state)
         events = points_for_the_ledger(events)

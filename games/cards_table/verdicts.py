@@ -81,7 +81,7 @@ def judge_heat(game: Game, viewer, payload: dict) -> Outcome:
 
 
 def _resolve_if_waiting(game: Game, rnd: Round, host) -> None:
-    """The round's close waited for this last verdict (it failed or is overdue): resolve it once committed."""
+    """The close waited for this last verdict (the round is overdue, or failed): resolve it once committed."""
     from django.utils import timezone
 
     from games.platform.services.rounds import round_resolve, round_retry
@@ -94,5 +94,5 @@ def _resolve_if_waiting(game: Game, rnd: Round, host) -> None:
             round_resolve(round_id=round_id)
 
         transaction.on_commit(retry_then_resolve)
-    elif rnd.attempts and rnd.closes_at <= timezone.now():
+    elif rnd.closes_at <= timezone.now():
         transaction.on_commit(lambda: round_resolve(round_id=rnd.pk))

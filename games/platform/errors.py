@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .kit import RulesError
 
-__all__ = ["RulesError", "RoundClosed", "StateChanged", "NotAllowed", "NotEnough"]
+__all__ = ["RulesError", "RoundClosed", "StateChanged", "NotAllowed", "NotEnough", "NotReady"]
 
 
 class RoundClosed(Exception):
@@ -37,3 +37,11 @@ class NotAllowed(Exception):
 
 class NotEnough(RulesError):
     """A payment larger than the balance (HTTP 400): a balance never goes below zero."""
+
+
+class NotReady(Exception):
+    """A round cannot resolve yet (e.g. a host's verdict is missing): the sweep waits, counting no failure."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message

@@ -253,7 +253,10 @@ class LedgerAccount(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(balance__gte=0), name="balance_never_negative"),
+            # Points may go negative (Cards on the Table's crowd penalty "can go negative"); nothing else may.
+            models.CheckConstraint(
+                condition=Q(balance__gte=0) | Q(what="points"), name="balance_never_negative"
+            ),
             models.UniqueConstraint(
                 fields=["season", "user", "game", "what", "item"],
                 name="one_game_account_per_thing",
@@ -292,7 +295,6 @@ class LedgerEntry(models.Model):
     class Meta:
         ordering = ["account", "id"]
         constraints = [
-            models.CheckConstraint(condition=Q(balance_after__gte=0), name="entry_never_leaves_negative"),
             models.CheckConstraint(condition=~Q(delta=0), name="entry_changes_something"),
         ]
 

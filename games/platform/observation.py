@@ -134,6 +134,8 @@ def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
     if viewer.role == "host":
         data["submissions"] = all_submissions(rnd)
         data["failed_round"] = failed_round(game)
+        if rnd is not None and rnd.status == Round.Status.OPEN and rnd.last_error and not rnd.attempts:
+            data["round_waiting"] = rnd.last_error
     return data
 
 

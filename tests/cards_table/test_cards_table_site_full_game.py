@@ -54,7 +54,7 @@ def test_ten_players_play_three_rounds_to_the_final_scoreboard(cards, ten, hank,
     refused = resolve(cards, hank)
     assert refused.status_code == 200
     rnd = Round.objects.get(game=cards, number=1)
-    assert rnd.status == Round.Status.OPEN and rnd.attempts == 1
+    assert rnd.status == Round.Status.OPEN and rnd.attempts == 0
     assert "heat indicator guess of fay (seat 6) waits for a host's verdict" in rnd.last_error
     waiting = observe(cards, hank)["state"]["heat_guesses_to_judge"]
     assert waiting == [

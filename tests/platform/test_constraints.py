@@ -25,11 +25,13 @@ def test_a_balance_cannot_go_below_zero_in_the_database(season, alice):
     raises_integrity(lambda: LedgerAccount.objects.filter(pk=account.pk).update(balance=-1))
 
 
-def test_a_ledger_entry_cannot_record_a_negative_balance(season, alice):
-    account = LedgerAccount.objects.create(season=season, user=alice, what="garnets")
-    raises_integrity(
-        lambda: LedgerEntry.objects.create(account=account, delta=-1, balance_after=-1, reason="x")
+def test_points_alone_may_go_negative(tally, alice):
+    entry = ledger_post(
+        season=tally.season, user=alice, what="points", delta=-2, reason="crowd penalty", game=tally
     )
+    assert entry.balance_after == -2
+    chips = LedgerAccount.objects.create(season=tally.season, user=alice, game=tally, what="chips")
+    raises_integrity(lambda: LedgerAccount.objects.filter(pk=chips.pk).update(balance=-1))
 
 
 def test_a_ledger_entry_must_change_something(season, alice):

@@ -296,3 +296,26 @@ def test_a_host_can_extend_a_window_and_resolve_early(tally, hank):
 
     assert round_resolve_now(game=tally, actor=hank)
     assert AuditLog.objects.filter(game=tally, action__in=["round_extend", "round_resolve_now"]).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_round_that_is_not_ready_waits_without_counting_a_failure(tally, hank, monkeypatch):
+    from games.platform import registry
+    from games.platform.errors import NotReady
+    from games.platform.observation import observe, viewer_for
+
+    kind = registry.get("tally")
+    original = kind.resolve_round
+
+    def waiting(game, rnd, submissions):
+        raise NotReady("a host's verdict is missing")
+
+    monkeypatch.setattr(kind, "resolve_round", waiting)
+    later = timezone.now() + timedelta(hours=2)
+    for _ in range(5):
+        assert sweep(now=later)["resolved"] == 0
+    rnd = tally.rounds.get(number=0)
+    assert rnd.status == Round.Status.OPEN and rnd.attempts == 0
+    assert observe(tally, viewer_for(tally, hank))["round_waiting"] == "a host's verdict is missing"
+    monkeypatch.setattr(kind, "resolve_round", original)
+    assert sweep(now=later)["resolved"] == 1

@@ -40,6 +40,8 @@ def ledger_post(
 ) -> LedgerEntry:
     """Add `delta` (negative to take) to the user's balance, or raise NotEnough leaving it untouched.
 
+    Points alone may go below zero: a game's penalties can take a score negative.
+
     The conditional UPDATE takes the row lock and checks the balance in one statement, so two concurrent
     payments can never both pass; the CHECK constraint backs it up in the database.
     """
@@ -48,7 +50,8 @@ def ledger_post(
     account = account_for(season=season, user=user, what=what, game=game, item=item)
     try:
         with transaction.atomic():
-            changed = LedgerAccount.objects.filter(pk=account.pk, balance__gte=-delta).update(
+            enough = {} if what == LedgerAccount.What.POINTS else {"balance__gte": -delta}
+            changed = LedgerAccount.objects.filter(pk=account.pk, **enough).update(
                 balance=F("balance") + delta
             )
     except IntegrityError:

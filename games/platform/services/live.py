@@ -43,7 +43,8 @@ def operation_run(*, game: Game, viewer, name: str, payload: dict, now=None) -> 
     if viewer.seat is not None:
         viewer.seat.game = game
     outcome = handler(game, viewer, payload)
-    outcome_apply(game=game, outcome=outcome, now=now, actor=viewer.user)
+    current = game.rounds.filter(status="open").order_by("-number").values_list("number", flat=True).first()
+    outcome_apply(game=game, outcome=outcome, round_number=current, now=now, actor=viewer.user)
     if registry.get(game.game_type).flow == "turns":
         # An operation may settle what a live match was waiting for: move its clock on too.
         clock_sync(game=game, now=now)

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import registry
-from ..errors import RoundClosed, StateChanged
+from ..errors import NotReady, RoundClosed, StateChanged
 from ..models import Game, Round, Seat, Submission, TurnClock
 from .audit import audit
 from .events import bump_version
@@ -104,6 +104,9 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -
 
             transaction.on_commit(lambda: notify_round_resolved.delay(rnd.pk))
             return True
+    except NotReady as exc:  # nothing is wrong, something is awaited: say what, and try again later
+        Round.objects.filter(pk=round_id, status=Round.Status.OPEN).update(last_error=exc.message)
+        return False
     except Exception as exc:  # the rules or the database failed: keep nothing, count the failure
         log.exception("Resolving round %s failed", round_id)
         _record_failure(round_id, exc)

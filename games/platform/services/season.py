@@ -181,7 +181,11 @@ def death_match_create(*, pick: DeathMatchPick, actor, game_type: str | None = N
     """One step from the pick to a Death Match with both players seated (the hosts then start it)."""
     from .games import game_create, game_seat
 
-    pick = DeathMatchPick.objects.select_for_update(of=("self",)).select_related("main_match__season").get(pk=pick.pk)
+    pick = (
+        DeathMatchPick.objects.select_for_update(of=("self",))
+        .select_related("main_match__season")
+        .get(pk=pick.pk)
+    )
     season = pick.main_match.season
     if not is_season_host(season, actor):
         raise NotAllowed("Only a host of this season may create the Death Match.")
