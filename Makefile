@@ -30,10 +30,12 @@ run: venv
 	$(PY) manage.py load_demo
 	$(PY) manage.py serve_all --port $(PORT)
 
-bench: venv ; $(PY) bench/run.py $(BENCH_ARGS)
 
 test: venv
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: venv
+	$(PY) bench/run.py $(BENCH_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .
