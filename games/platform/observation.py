@@ -17,6 +17,8 @@ from .services.clocks import seconds_left
 from .services.commitment import commitment_check
 from .services.ledger import balances
 
+RECENT_EVENTS = 200
+
 
 def viewer_for(game: Game, user) -> Viewer | None:
     """The user's role in the game, or None when the game is not theirs to see at all."""
@@ -98,7 +100,9 @@ def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
     kind = registry.get(game.game_type)
     seats = list(game.seats.select_related("user"))
     rnd = current_round(game)
-    events = [event_dict(e) for e in visible_events(game, viewer).filter(id__gt=after_event)]
+    # The latest events only: a long game's page stays light; the feed API and the history have them all.
+    recent = visible_events(game, viewer).filter(id__gt=after_event).order_by("-id")[:RECENT_EVENTS]
+    events = [event_dict(e) for e in reversed(recent)]
     data = {
         "id": game.id,
         "name": game.name,
