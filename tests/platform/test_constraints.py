@@ -115,3 +115,33 @@ def test_submissions_are_append_only(tally, alice):
     with pytest.raises(ValueError, match="append-only"):
         sub.delete()
     assert Submission.objects.get(pk=sub.pk).payload == {"number": 1}
+
+
+def test_many_postings_walk_the_balances_in_order_and_refuse_a_short_payment(tally, alice, bob):
+    from games.platform.services.ledger import ledger_post_many
+
+    ledger_post_many(
+        season=tally.season,
+        game=tally,
+        postings=[
+            (alice, "garnets", 3, "award", ""),
+            (alice, "garnets", -2, "purchase", ""),
+            (bob, "chips", 5, "start", ""),
+        ],
+    )
+    assert LedgerAccount.objects.get(user=alice, what="garnets").balance == 1
+    assert list(LedgerEntry.objects.filter(account__user=alice).values_list("balance_after", flat=True)) == [
+        3,
+        1,
+    ]
+    with pytest.raises(NotEnough, match="alice has 1 garnets; this needs 2"):
+        with transaction.atomic():
+            ledger_post_many(
+                season=tally.season,
+                game=tally,
+                postings=[
+                    (bob, "chips", 1, "more", ""),
+                    (alice, "garnets", -2, "purchase", ""),
+                ],
+            )
+    assert LedgerAccount.objects.get(user=bob, what="chips").balance == 5

@@ -104,14 +104,6 @@ def test_the_feed_poll_with_nothing_new_is_one_query(who, make_game, django_asse
     assert response.status_code == 204
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "games.platform.services.events.events_write posts each Ledger event through ledger_post one at a"
-        " time: per seat a get-or-create of the account (SELECT, SAVEPOINT, INSERT), a conditional UPDATE, a"
-        " SELECT of the balance and an INSERT of the entry; 38 queries for 3 players, 313 for 30"
-    ),
-)
 def test_a_round_resolution_does_not_grow_with_the_players(make_game, django_assert_max_num_queries):
     small, large = make_game(SMALL), make_game(LARGE)
 

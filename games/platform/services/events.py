@@ -7,7 +7,7 @@ from django.db.models import F
 
 from ..kit import Announce, Ledger, Reveal
 from ..models import Event, Game
-from .ledger import ledger_post
+from .ledger import ledger_post_many
 
 
 def bump_version(game: Game) -> None:
@@ -19,6 +19,7 @@ def bump_version(game: Game) -> None:
 def events_write(*, game: Game, events, round_number: int | None = None, actor=None) -> list[Event]:
     seats = {seat.number: seat for seat in game.seats.select_related("user")}
     rows: list[Event] = []
+    postings = []
     for event in events:
         if isinstance(event, Announce):
             rows.append(
@@ -44,19 +45,11 @@ def events_write(*, game: Game, events, round_number: int | None = None, actor=N
                 )
             )
         elif isinstance(event, Ledger):
-            ledger_post(
-                season=game.season,
-                user=seats[event.seat].user,
-                what=event.what,
-                delta=event.delta,
-                reason=event.reason,
-                game=game,
-                item=event.item,
-                round_number=round_number,
-                actor=actor,
-            )
+            user = seats[event.seat].user
+            postings.append((user, event.what, event.delta, event.reason, event.item))
         else:
             raise TypeError(f"Unknown event {event!r}")
+    ledger_post_many(season=game.season, game=game, postings=postings, round_number=round_number, actor=actor)
     created = Event.objects.bulk_create(rows)
     bump_version(game)
     announce_outward([e for e in created if e.kind == Event.Kind.ANNOUNCEMENT])

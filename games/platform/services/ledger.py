@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, IntegerField, Q, Value, When
 
 from ..errors import NotEnough
 from ..models import LedgerAccount, LedgerEntry
@@ -77,3 +77,59 @@ def balances(*, season, user, game=None) -> dict[str, int]:
     where = Q(game__isnull=True) | Q(game=game) if game is not None else Q(game__isnull=True)
     accounts = LedgerAccount.objects.filter(where, season=season, user=user).order_by("what", "item")
     return {(a.what + (f":{a.item}" if a.item else "")): a.balance for a in accounts}
+
+
+@transaction.atomic
+def ledger_post_many(*, season, game, postings, round_number=None, actor=None) -> list[LedgerEntry]:
+    """Post many changes at once, in order, in a fixed number of queries however many players there are.
+
+    `postings` are (user, what, delta, reason, item). The accounts are created if missing and locked, the
+    balances are walked through in Python under the lock (a payment short at its turn raises NotEnough and
+    the caller's transaction keeps nothing), then written back in one UPDATE and the entries in one INSERT.
+    The database's CHECK constraint still guards every balance.
+    """
+    postings = [p for p in postings if p[2]]
+    if not postings:
+        return []
+
+    def key(user, what, item):
+        return (user.pk, None if what in LedgerAccount.SEASON_WIDE else game.pk, what, item)
+
+    keys = {key(user, what, item) for user, what, _, _, item in postings}
+    users = {user.pk for user, *_ in postings}
+    LedgerAccount.objects.bulk_create(
+        [LedgerAccount(season=season, user_id=u, game_id=g, what=w, item=i) for u, g, w, i in keys],
+        ignore_conflicts=True,
+    )
+    accounts = {
+        (a.user_id, a.game_id, a.what, a.item): a
+        for a in LedgerAccount.objects.select_for_update()
+        .filter(season=season, user_id__in=users, what__in={k[2] for k in keys})
+        .filter(Q(game__isnull=True) | Q(game=game))
+    }
+    balance = {k: accounts[k].balance for k in keys}
+    entries = []
+    for user, what, delta, reason, item in postings:
+        k = key(user, what, item)
+        if what != LedgerAccount.What.POINTS and balance[k] + delta < 0:
+            thing = WORDS.get(what, what) + (f" ({item})" if item else "")
+            who = "You have" if actor is not None and actor.pk == user.pk else f"{user.username} has"
+            raise NotEnough(f"{who} {balance[k]} {thing}; this needs {-delta}.", field=what)
+        balance[k] += delta
+        entries.append(
+            LedgerEntry(
+                account=accounts[k],
+                delta=delta,
+                balance_after=balance[k],
+                reason=reason,
+                game=game,
+                round_number=round_number,
+                actor=actor,
+            )
+        )
+    LedgerAccount.objects.filter(pk__in=[accounts[k].pk for k in keys]).update(
+        balance=Case(
+            *[When(pk=accounts[k].pk, then=Value(balance[k])) for k in keys], output_field=IntegerField()
+        )
+    )
+    return LedgerEntry.objects.bulk_create(entries)

@@ -23,7 +23,7 @@ def action_apply(*, seat: Seat, payload: dict, now=None) -> Game:
         raise StateChanged("The hosts paused the game; moves wait for the resume.")
     kind = registry.get(game.game_type)
     outcome = kind.apply_action(game, seat, payload)
-    outcome_apply(game=game, outcome=outcome, now=now)
+    outcome_apply(game=game, outcome=outcome, now=now, actor=seat.user)
     clock_sync(game=game, now=now)
     return game
 
