@@ -27,6 +27,20 @@ EXAMPLES = int(os.environ.get("GENIUS_FUZZ_EXAMPLES", "15"))
 schema = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """Calls straight into the WSGI app fire request_started/finished, whose close_old_connections would close
+    the test's own connection inside its transaction (Django's test client unhooks it the same way)."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def world(tally, alice, hank, season):
     return {
