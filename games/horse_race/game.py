@@ -59,6 +59,7 @@ class HorseRace(GameType):
     min_players = 2  # the match is for 9; smaller tables are allowed for rehearsals (see the rulings)
     max_players = 9
     page_template = "horse_race/state.html"
+    pair_template = "horse_race/pair.html"  # trades are offered from the pair chat
 
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:

@@ -12,6 +12,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
@@ -75,6 +76,10 @@ def game_page(request, game_id: int):
     if request.method == "POST":
         form = _handle_post(request, game, viewer)
         if form is None:
+            back = request.POST.get("next", "")
+            # A form on another page of this game (a pair chat) sends the player back there.
+            if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
+                return redirect(back)
             return redirect("game", game_id=game.id)
         game.refresh_from_db()
     obs = observe(game, viewer)
