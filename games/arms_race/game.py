@@ -64,6 +64,12 @@ class ArmsRace(GameType):
         settings = self.rules_settings(game)
         return [f"the deal: {p}" for p in deal_problems(deal.hands, settings.players, settings.hand_size)]
 
+    def hidden_data_set(self, game, data: dict) -> None:
+        hands = data.get("deal")
+        if not (isinstance(hands, list) and all(isinstance(h, list) for h in hands)):
+            raise RulesError('Send {"deal": [one list of weapon names per seat]}.', field="deal")
+        Deal.objects.update_or_create(game=game, defaults={"hands": hands})
+
     def hidden_data(self, game) -> dict:
         """The deal as it was at the start: the host's, or the shuffle from the seed."""
         deal = Deal.objects.filter(game=game).first()

@@ -16,6 +16,7 @@ from .forms import LoserChoiceForm, RoundForm, payload_to_initial
 from .models import BoardSet
 from .observation import observe
 from .rules import (
+    HEAT_RULES,
     Phase,
     apply_action,
     generate_boards,
@@ -103,6 +104,19 @@ class CardsTable(GameType):
             "heat_rule": board_set.heat_rule or None,
             "heat_overrides": board_set.heat_overrides,
         }
+
+    def hidden_data_set(self, game, data: dict) -> None:
+        codes, rule = data.get("boards"), data.get("heat_rule") or ""
+        if not (isinstance(codes, list) and len(codes) == 3 and all(isinstance(b, list) for b in codes)):
+            raise RulesError(
+                'Send {"boards": [three lists of 25 codes like "2R"], "heat_rule": ...}.', field="boards"
+            )
+        if rule and rule not in HEAT_RULES:
+            raise RulesError(f"The heat rule is one of {', '.join(sorted(HEAT_RULES))}.", field="heat_rule")
+        BoardSet.objects.update_or_create(
+            game=game,
+            defaults={"codes": codes, "heat_rule": rule, "heat_overrides": data.get("heat_overrides") or []},
+        )
 
     def demo_prepare(self, game) -> None:
         BoardSet.objects.update_or_create(game=game, defaults={"codes": boards_from_seed(game)})

@@ -92,6 +92,12 @@ class HorseRace(GameType):
         table = MovementTable.objects.filter(game=game).first()
         return {"movement": table.grid if table else None}
 
+    def hidden_data_set(self, game, data: dict) -> None:
+        grid = data.get("movement")
+        if not isinstance(grid, dict):
+            raise RulesError('Send {"movement": {"A": [10 values 1-3], ..., "I": [...]}}.', field="movement")
+        MovementTable.objects.update_or_create(game=game, defaults={"grid": grid})
+
     def demo_prepare(self, game) -> None:
         MovementTable.objects.update_or_create(game=game, defaults={"grid": movement_from_seed(game.seed)})
 

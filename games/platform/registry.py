@@ -73,6 +73,13 @@ class GameType:
         """The hosts' secret data, revealed to everyone when the game ends."""
         return {}
 
+    def hidden_data_set(self, game: Game, data: dict) -> None:
+        """Store the hosts' hidden data from the shape hidden_data returns (the API's way to seed a game).
+
+        Check the shape here (RulesError); the rules' own checks are hidden_problems, shown to the host.
+        """
+        raise RulesError("This game has no hidden data to set.", field="hidden")
+
     def demo_prepare(self, game: Game) -> None:
         """Seed the hidden data of a demo game (e.g. draw it from the game's seed), before it starts."""
 

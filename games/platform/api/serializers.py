@@ -133,3 +133,12 @@ class GrantIn(serializers.Serializer):
     what = serializers.ChoiceField(choices=["garnets", "tokens_of_life"])
     delta = serializers.IntegerField()
     reason = serializers.CharField(max_length=200)
+
+
+class HiddenIn(serializers.Serializer):
+    data = serializers.DictField(help_text="The hidden data, in the shape GET returns it.")
+
+
+class HiddenOut(serializers.Serializer):
+    hidden = serializers.DictField()
+    problems = serializers.ListField(child=serializers.CharField())

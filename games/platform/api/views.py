@@ -437,3 +437,28 @@ class GrantApi(APIView):
             actor=request.user,
         )
         return Response({"season": season.name, "balances": balances(season=season, user=user)})
+
+
+class HostHiddenApi(HostApi):
+    """The hosts' secret data (a movement table, boards, a deal): read it, and set it before the start."""
+
+    def answer(self, game):
+        kind = registry.get(game.game_type)
+        return Response({"hidden": kind.hidden_data(game), "problems": kind.hidden_problems(game)})
+
+    @extend_schema(responses=s.HiddenOut, summary="The game's hidden data and what still blocks the start")
+    def get(self, request, game_id: int):
+        game, _ = self.host_game(request, game_id)
+        return self.answer(game)
+
+    @extend_schema(
+        request=s.HiddenIn,
+        responses={200: s.HiddenOut, 409: s.DetailOut},
+        summary="Set the hidden data before the start",
+    )
+    def put(self, request, game_id: int):
+        game, _ = self.host_game(request, game_id)
+        data = s.HiddenIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        game_services.hidden_data_update(game=game, data=data.validated_data["data"], actor=request.user)
+        return self.answer(game)

@@ -229,6 +229,7 @@ __all__ = [
     "Event",
     "game_create",
     "game_finish",
+    "hidden_data_update",
     "game_pause",
     "game_resume",
     "game_seat",
@@ -240,3 +241,22 @@ __all__ = [
     "round_extend",
     "round_open",
 ]
+
+
+@transaction.atomic
+def hidden_data_update(*, game: Game, data: dict, actor) -> list[str]:
+    """A host seeds the hidden data before the start; returns what still blocks the start."""
+    require_host(game, actor)
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
+        raise StateChanged(
+            "The hidden data is locked: the game has started, and its commitment is published."
+        )
+    kind = registry.get(game.game_type)
+    kind.hidden_data_set(game, data)
+    if game.status == Game.Status.DRAFT:
+        game.status = Game.Status.SEEDING
+        game.save(update_fields=["status"])
+    problems = kind.hidden_problems(game)
+    audit(action="hidden_data_set", actor=actor, game=game, problems=len(problems))
+    return problems
