@@ -37,14 +37,14 @@ def test_hidden_data_round_trips_through_the_api_and_locks_at_the_start(slug, se
     assert hidden["problems"] == []
     assert api(alice).get(url).status_code == 403
     if not hidden["hidden"]:  # a game without host secrets (a Death Match) refuses to be given some
-        assert api(hank).put(url, {"data": {"x": 1}}, format="json").status_code == 400
+        assert api(hank).post(url, {"data": {"x": 1}}, format="json").status_code == 400
         return
-    assert api(hank).put(url, {"data": hidden["hidden"]}, format="json").json()["problems"] == []
-    bad = api(hank).put(url, {"data": {"nothing": 1}}, format="json")
+    assert api(hank).post(url, {"data": hidden["hidden"]}, format="json").json()["problems"] == []
+    bad = api(hank).post(url, {"data": {"nothing": 1}}, format="json")
     assert bad.status_code == 400
-    api(hank).put(url, {"data": hidden["hidden"]}, format="json")
+    api(hank).post(url, {"data": hidden["hidden"]}, format="json")
     assert api(hank).post(reverse("api-host-start", args=[game.id])).status_code == 200
-    locked = api(hank).put(url, {"data": hidden["hidden"]}, format="json")
+    locked = api(hank).post(url, {"data": hidden["hidden"]}, format="json")
     assert locked.status_code == 409 and "locked" in locked.json()["detail"]
 
 
@@ -52,5 +52,5 @@ def test_a_game_without_hidden_data_says_so(tally, hank):
     from games.platform.models import Game
 
     Game.objects.filter(pk=tally.pk).update(status="draft")
-    response = api(hank).put(reverse("api-host-hidden", args=[tally.id]), {"data": {}}, format="json")
+    response = api(hank).post(reverse("api-host-hidden", args=[tally.id]), {"data": {}}, format="json")
     assert response.status_code == 400 and "no hidden data" in response.json()["detail"]

@@ -456,7 +456,7 @@ class HostHiddenApi(HostApi):
         responses={200: s.HiddenOut, 409: s.DetailOut},
         summary="Set the hidden data before the start",
     )
-    def put(self, request, game_id: int):
+    def post(self, request, game_id: int):
         game, _ = self.host_game(request, game_id)
         data = s.HiddenIn(data=request.data)
         data.is_valid(raise_exception=True)
