@@ -339,21 +339,34 @@ class SeasonPlayerAdmin(admin.ModelAdmin):
     list_display = ("user", "season", "eliminated")
 
 
+class LedgerScoped(ReadOnlyHostScoped):
+    """Season balances to the season's hosts; a game's chips, cards and points to that game's hosts only."""
+
+    account_path = ""
+
+    def get_queryset(self, request):
+        qs = admin.ModelAdmin.get_queryset(self, request)
+        if request.user.is_superuser:
+            return qs
+        p = self.account_path
+        return qs.filter(
+            Q(**{f"{p}game__isnull": True, f"{p}season__hosts": request.user})
+            | Q(**{f"{p}game__hosts": request.user})
+        ).distinct()
+
+
 @admin.register(LedgerAccount)
-class LedgerAccountAdmin(admin.ModelAdmin):
+class LedgerAccountAdmin(LedgerScoped, admin.ModelAdmin):
     list_display = ("user", "season", "game", "what", "item", "balance")
     list_filter = ("what",)
-
-    def has_change_permission(self, request, obj=None):
-        return False
+    search_fields = ("user__username",)
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(admin.ModelAdmin):
+class LedgerEntryAdmin(LedgerScoped, admin.ModelAdmin):
+    account_path = "account__"
     list_display = ("created_at", "account", "delta", "balance_after", "reason", "actor")
-
-    def has_change_permission(self, request, obj=None):
-        return False
+    search_fields = ("account__user__username", "reason")
 
 
 @admin.register(ChatMessage)

@@ -160,3 +160,25 @@ def test_the_standings_page_shows_balances_and_elimination(tally, alice, client)
     SeasonPlayer.objects.filter(user=alice).update(eliminated=True)
     page = client.get(reverse("season", args=[tally.season_id])).content.decode()
     assert "<td>alice</td>" in page and "<td>2</td>" in page and "eliminated" in page
+
+
+def test_hosts_read_the_season_ledger_but_not_another_games_chips(tally, hank, alice, make_user, client):
+    from games.platform.models import Season
+
+    ledger_post(season=tally.season, user=alice, what="garnets", delta=2, reason="CANARY-SEASON-GRANT")
+    ledger_post(
+        season=tally.season, user=alice, what="chips", delta=30, reason="CANARY-TALLY-CHIPS", game=tally
+    )
+    client.force_login(hank)
+    page = client.get(reverse("admin:platform_ledgerentry_changelist")).content.decode()
+    assert "CANARY-SEASON-GRANT" in page and "CANARY-TALLY-CHIPS" in page
+    olga = make_user("olga", is_staff=True)
+    tally.season.hosts.add(olga)  # a season host who does not host this game
+    client.force_login(olga)
+    page = client.get(reverse("admin:platform_ledgerentry_changelist")).content.decode()
+    assert "CANARY-SEASON-GRANT" in page and "CANARY-TALLY-CHIPS" not in page
+    stranger = make_user("stan", is_staff=True)
+    Season.objects.create(name="Stan's season").hosts.add(stranger)
+    client.force_login(stranger)
+    page = client.get(reverse("admin:platform_ledgerentry_changelist")).content.decode()
+    assert "CANARY-SEASON-GRANT" not in page and "CANARY-TALLY-CHIPS" not in page

@@ -20,7 +20,6 @@ DEFAULTS = {
     "death_match_type": "middle_marathon",
     "pick_hours": 24,
     "tol_holders_immune": True,
-    "winner_immune": False,
     "tol_saves_from_elimination": True,
 }
 
