@@ -7,9 +7,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
 
-from games.platform.admin import HostScoped
+from games.platform.admin import HiddenDataAdmin, HostScoped
 from games.platform.kit import RulesError
-from games.platform.models import Game
 from games.platform.services.audit import audit
 
 from .boards_text import OVERRIDE_HELP, card_from_code, overrides_text, parse_overrides
@@ -166,36 +165,15 @@ def boards_html(board_set: BoardSet) -> str:
 
 
 @admin.register(BoardSet)
-class BoardSetAdmin(HostScoped, admin.ModelAdmin):
+class BoardSetAdmin(HiddenDataAdmin, admin.ModelAdmin):
     """Each host sees the boards of the games they host; a started game's boards are read-only."""
 
     form = BoardSetForm
     list_display = ("game", "status", "valid", "heat_rule", "updated_at")
     actions = ["generate_from_seed"]
 
-    def hosted(self, request):
-        games = Game.objects.filter(game_type="cards_table", status__in=UNSTARTED)
-        if not request.user.is_superuser:
-            games = games.filter(hosts=request.user)
-        return games.filter(cards_table_boards__isnull=True)
-
-    def has_add_permission(self, request, obj=None):
-        return self.has_module_permission(request)
-
-    def has_change_permission(self, request, obj=None):
-        if obj is not None and obj.locked:
-            return False
-        return self.has_module_permission(request)
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        hosted = self.hosted(request)
-
-        class Scoped(form):
-            def __init__(self, *args, **inner):
-                super().__init__(*args, hosted=hosted, **inner)
-
-        return Scoped
+    game_type = "cards_table"
+    hidden_related = "cards_table_boards"
 
     def get_fieldsets(self, request, obj=None):
         if obj is not None and obj.locked:

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, Ledger, RulesError
-from games.platform.registry import GameType, Outcome
+from games.platform.registry import GameType, Outcome, window_settings_problems
 
 from . import flips
 from .boards_text import codes_of, indicator_of
@@ -66,16 +66,7 @@ class CardsTable(GameType):
         return {"round_hours": 24, "decision_hours": 24}
 
     def settings_problems(self, settings: dict) -> list[str]:
-        problems = []
-        for key in HOURS:
-            value = settings.get(key)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                problems.append(f"{key} must be a number of hours above 0.")
-        minutes = settings.get("window_minutes")
-        if minutes is not None and (
-            isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0
-        ):
-            problems.append("window_minutes must be a number of minutes above 0 (or absent).")
+        problems = window_settings_problems(settings, HOURS)
         try:
             rules_settings(settings, players=10)
         except (RulesError, TypeError) as error:

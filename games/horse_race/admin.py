@@ -6,7 +6,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
 
-from games.platform.admin import HostScoped
+from games.platform.admin import HiddenDataAdmin, HostScoped
 from games.platform.models import Game
 from games.platform.services.audit import audit
 
@@ -95,36 +95,15 @@ def grid_html(grid: dict) -> str:
 
 
 @admin.register(MovementTable)
-class MovementTableAdmin(HostScoped, admin.ModelAdmin):
+class MovementTableAdmin(HiddenDataAdmin, admin.ModelAdmin):
     """Each host sees the tables of the games they host; a started game's table is read-only."""
 
     form = MovementTableForm
     list_display = ("game", "status", "valid", "updated_at")
     actions = ["generate_from_seed"]
 
-    def hosted(self, request):
-        games = Game.objects.filter(game_type="horse_race", status__in=UNSTARTED)
-        if not request.user.is_superuser:
-            games = games.filter(hosts=request.user)
-        return games.filter(horse_race_movement__isnull=True)
-
-    def has_add_permission(self, request, obj=None):
-        return self.has_module_permission(request)
-
-    def has_change_permission(self, request, obj=None):
-        if obj is not None and obj.locked:
-            return False
-        return self.has_module_permission(request)
-
-    def get_form(self, request, obj=None, change=False, **kwargs):
-        form = super().get_form(request, obj, change=change, **kwargs)
-        hosted = self.hosted(request)
-
-        class Scoped(form):
-            def __init__(self, *args, **inner):
-                super().__init__(*args, hosted=hosted, **inner)
-
-        return Scoped
+    game_type = "horse_race"
+    hidden_related = "horse_race_movement"
 
     def get_fieldsets(self, request, obj=None):
         if obj is not None and obj.locked:

@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 
 from games.platform.kit import Announce, Ledger, Reveal, RulesError
-from games.platform.registry import GameType, Outcome
+from games.platform.registry import GameType, Outcome, window_settings_problems
 
 from . import decisions
 from .forms import RoundForm, payload_to_initial
@@ -66,16 +66,7 @@ class HorseRace(GameType):
         return {"round0_hours": 48, "round_hours": 24, "decision_hours": 24, "rules": Settings().to_json()}
 
     def settings_problems(self, settings: dict) -> list[str]:
-        problems = []
-        for key in HOURS:
-            value = settings.get(key)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                problems.append(f"{key} must be a number of hours above 0.")
-        minutes = settings.get("window_minutes")
-        if minutes is not None and (
-            isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0
-        ):
-            problems.append("window_minutes must be a number of minutes above 0 (or absent).")
+        problems = window_settings_problems(settings, HOURS)
         try:
             rules_settings(settings)
         except RulesError as error:

@@ -62,6 +62,43 @@ class HostScoped:
         return request.user.is_superuser
 
 
+class HiddenDataAdmin(HostScoped):
+    """A game's hidden host data (a table, boards): its hosts enter it before the start; then it is locked.
+
+    `game_type` names the registered type and `hidden_related` the one-to-one related name from Game, so
+    the form offers only the host's unstarted games that have none yet. The form takes `hosted=`.
+    """
+
+    game_type = ""
+    hidden_related = ""
+
+    def hosted(self, request):
+        games = Game.objects.filter(
+            game_type=self.game_type, status__in=(Game.Status.DRAFT, Game.Status.SEEDING)
+        )
+        if not request.user.is_superuser:
+            games = games.filter(hosts=request.user)
+        return games.filter(**{f"{self.hidden_related}__isnull": True})
+
+    def has_add_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and obj.locked:
+            return False
+        return self.has_module_permission(request)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change=change, **kwargs)
+        hosted = self.hosted(request)
+
+        class Scoped(form):
+            def __init__(self, *args, **inner):
+                super().__init__(*args, hosted=hosted, **inner)
+
+        return Scoped
+
+
 def run_service(request, label, fn):
     try:
         fn()

@@ -146,6 +146,21 @@ class GameType:
         return {}
 
 
+def window_settings_problems(settings: dict, hour_keys) -> list[str]:
+    """The round-window settings every Main Match shares: hours above 0, and the demo's window_minutes."""
+    problems = []
+    for key in hour_keys:
+        value = settings.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            problems.append(f"{key} must be a number of hours above 0.")
+    minutes = settings.get("window_minutes")
+    if minutes is not None and (
+        isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0
+    ):
+        problems.append("window_minutes must be a number of minutes above 0 (or absent).")
+    return problems
+
+
 _registry: dict[str, GameType] = {}
 
 
