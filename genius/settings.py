@@ -193,6 +193,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Everything a player or a host can do on the site, for bots and other clients.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.platform.api.schema.document_errors",
+    ],
 }
 
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))

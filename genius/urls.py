@@ -18,3 +18,26 @@ urlpatterns = [
 for app in settings.INSTALLED_APPS:
     if app.startswith("games.") and app != "games.platform" and find_spec(f"{app}.urls"):
         urlpatterns.insert(-1, path(f"{app.split('.')[-1].replace('_', '-')}/", include(f"{app}.urls")))
+
+
+def not_found(request, exception=None):
+    """An API client always gets JSON, even for a path no route matches; people get the page."""
+    from django.http import JsonResponse
+    from django.views.defaults import page_not_found
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return page_not_found(request, exception)
+
+
+def server_error(request):
+    from django.http import JsonResponse
+    from django.views.defaults import server_error as page
+
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Something went wrong on our side; nothing was changed."}, status=500)
+    return page(request)
+
+
+handler404 = not_found
+handler500 = server_error

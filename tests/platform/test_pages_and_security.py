@@ -192,3 +192,19 @@ def test_a_host_creates_seats_and_starts_a_game_in_the_admin(season, hank, alice
     assert {"game_create", "game_seat", "game_start"} <= set(
         AuditLog.objects.filter(game=game).values_list("action", flat=True)
     )
+
+
+def test_the_schema_documents_the_error_answers(client):
+    import yaml
+
+    schema = yaml.safe_load(client.get(reverse("api-schema")).content)
+    operation = schema["paths"]["/api/games/{game_id}/submission/"]["post"]
+    assert {"400", "403", "404", "409"} <= set(operation["responses"])
+    assert schema["components"]["schemas"]["Error"]["required"] == ["detail"]
+
+
+def test_an_unknown_api_path_answers_json_and_a_page_answers_html(client):
+    api = client.get("/api/games/not-a-number/")
+    assert api.status_code == 404 and api.json() == {"detail": "Not found."}
+    page = client.get("/games/not-a-number/")
+    assert page.status_code == 404 and page.headers["Content-Type"].startswith("text/html")

@@ -1,0 +1,34 @@
+"""The OpenAPI schema says what goes wrong too: every operation documents the platform's JSON errors."""
+
+from __future__ import annotations
+
+ERRORS = {
+    "400": "Invalid input: `detail` in words, `errors` per field.",
+    "403": "Not yours to do (a player acting for another, a non-host on a host route, not logged in).",
+    "404": "Not there, or not visible to you.",
+    "409": "The round closed or the state moved on (`closed_at` when a round closed).",
+}
+
+
+def document_errors(result, generator, request, public):
+    """drf-spectacular postprocessing hook: add the error answers and their shape to every operation."""
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = {
+        "type": "object",
+        "properties": {
+            "detail": {"type": "string"},
+            "errors": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": {"type": "string"}},
+            },
+            "closed_at": {"type": "string", "nullable": True},
+        },
+        "required": ["detail"],
+    }
+    error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for path in result.get("paths", {}).values():
+        for operation in path.values():
+            responses = operation.setdefault("responses", {})
+            for code, description in ERRORS.items():
+                responses.setdefault(code, {"description": description, "content": error})
+    return result
