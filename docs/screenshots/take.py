@@ -1,6 +1,6 @@
 """Take the README's screenshots from a running demo (`make run`), with Debian's chromium.
 
-    .venv/bin/python docs/screenshots/take.py http://127.0.0.1:8000
+.venv/bin/python docs/screenshots/take.py http://127.0.0.1:8000
 """
 
 from __future__ import annotations
@@ -10,8 +10,13 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--no-first-run"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+]
 HERE = Path(__file__).parent
 DEMO_PASSWORDS = {"host": "host-demo-pass", "spectator": "spectator-pass"}
 
