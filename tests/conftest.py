@@ -22,6 +22,12 @@ def toy_types():
 
 
 @pytest.fixture(autouse=True)
+def _fresh_versions(settings):
+    # Tests look right after a change: no second of staleness for the feed poll.
+    settings.GENIUS_VERSION_TTL = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     # The real hasher is slow on purpose; tests make many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -6,7 +6,9 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
+import time
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
@@ -151,9 +153,27 @@ def _save_submission(request, game, viewer):
     return None
 
 
+_versions: dict[int, tuple[float, dict | None]] = {}
+
+
+def game_row(game_id: int) -> dict | None:
+    """A game's version and status, from this process's memory for up to GENIUS_VERSION_TTL seconds.
+
+    Many pages poll the same game every second or two; one query per game per second per process is
+    enough, and a page is never more than that second behind.
+    """
+    now = time.monotonic()
+    hit = _versions.get(game_id)
+    if hit is not None and now - hit[0] < settings.GENIUS_VERSION_TTL:
+        return hit[1]
+    row = Game.objects.filter(pk=game_id).values("version", "status", "public").first()
+    _versions[game_id] = (now, row)
+    return row
+
+
 def game_feed(request, game_id: int):
     """The live part of a game page, polled by htmx: 204 when nothing changed since version `v`."""
-    row = Game.objects.filter(pk=game_id).values("version", "status", "public").first()
+    row = game_row(game_id)
     if row is None:
         return HttpResponse(status=404)
     if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:

@@ -208,3 +208,23 @@ def test_an_unknown_api_path_answers_json_and_a_page_answers_html(client):
     assert api.status_code == 404 and api.json() == {"detail": "Not found."}
     page = client.get("/games/not-a-number/")
     assert page.status_code == 404 and page.headers["Content-Type"].startswith("text/html")
+
+
+def test_the_feed_poll_reuses_a_version_for_at_most_the_ttl(
+    tally, client, settings, monkeypatch, django_assert_num_queries
+):
+    from games.platform import views
+    from games.platform.services.events import announcement_post
+
+    settings.GENIUS_VERSION_TTL = 1
+    clock = [1000.0]
+    monkeypatch.setattr(views.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(views, "_versions", {})
+    url = reverse("game-feed", args=[tally.id])
+    version = Game.objects.get(pk=tally.pk).version
+    assert client.get(url, {"v": version}).status_code == 204
+    announcement_post(game=tally, text="News.")
+    with django_assert_num_queries(0):
+        assert client.get(url, {"v": version}).status_code == 204  # within the second: not yet
+    clock[0] += 1.5
+    assert client.get(url, {"v": version}).status_code == 200
