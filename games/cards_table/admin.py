@@ -199,10 +199,6 @@ class BoardSetAdmin(HiddenDataAdmin, admin.ModelAdmin):
     def board_check(self, obj):
         return boards_html(obj)
 
-    @admin.display(description="Game status")
-    def status(self, obj):
-        return obj.game.get_status_display()
-
     @admin.display(boolean=True)
     def valid(self, obj):
         return not obj.violations()

@@ -118,10 +118,6 @@ class MovementTableAdmin(HiddenDataAdmin, admin.ModelAdmin):
     def table(self, obj):
         return grid_html(obj.grid)
 
-    @admin.display(description="Game status")
-    def status(self, obj):
-        return obj.game.get_status_display()
-
     @admin.display(boolean=True)
     def valid(self, obj):
         return not obj.problems()

@@ -98,6 +98,10 @@ class HiddenDataAdmin(HostScoped):
 
         return Scoped
 
+    @admin.display(description="Game status")
+    def status(self, obj):
+        return obj.game.get_status_display()
+
 
 def run_service(request, label, fn):
     try:

@@ -45,7 +45,7 @@ def home(request):
     games = visible_games(request.user).select_related("season").order_by("-id")
     mine, hosting = [], []
     if request.user.is_authenticated:
-        mine = [g for g in games if g.seats.filter(user=request.user).exists()]
+        mine = list(games.filter(seats__user=request.user))
         hosting = list(games.filter(hosts=request.user))
     return render(
         request,

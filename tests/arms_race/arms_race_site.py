@@ -5,22 +5,15 @@ from __future__ import annotations
 import random
 
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.arms_race import rules
 from games.arms_race.models import Deal
 from games.platform.models import Game
 from games.platform.services import games as game_services
+from tests.api_support import api  # noqa: F401
 from tests.arms_race.arms_race_table import ORDERED_DEAL
 
 NAMES = ["ana", "ben", "cleo", "dev", "eli", "fay", "gus"]
-
-
-def api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def arms_game(season, host, players, *, deal=ORDERED_DEAL, settings=None, seed=2024) -> Game:

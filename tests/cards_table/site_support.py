@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.cards_table.models import BoardSet
 from games.platform.models import Game
 from games.platform.services import games as game_services
+from tests.api_support import api, observe, operate, submit  # noqa: F401
 from tests.cards_table.fixtures import VALID
 
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jo"]
@@ -17,13 +17,6 @@ NAMES = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jo"]
 def codes(text_boards=VALID) -> list[list[str]]:
     """The fixture boards ("2b 3r ...") as the admin's codes ("2B", "3R", ...)."""
     return [[token.upper() for row in board for token in row.split()] for board in text_boards]
-
-
-def api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def make_game(season, host, players, *, boards=None, heat_rule="extremes", settings=None, start=True) -> Game:
@@ -39,24 +32,8 @@ def make_game(season, host, players, *, boards=None, heat_rule="extremes", setti
     return game
 
 
-def submit(game, user, round_number, payload):
-    return api(user).post(
-        reverse("api-submission", args=[game.id]), {"round": round_number, "payload": payload}, format="json"
-    )
-
-
-def operate(game, user, name, payload):
-    return api(user).post(reverse("api-operation", args=[game.id, name]), {"payload": payload}, format="json")
-
-
 def resolve(game, host):
     return api(host).post(reverse("api-host-resolve", args=[game.id]), format="json")
-
-
-def observe(game, user=None) -> dict:
-    response = api(user).get(reverse("api-game", args=[game.id]))
-    assert response.status_code == 200
-    return response.json()
 
 
 @pytest.fixture

@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.horse_race.models import MovementTable
 from games.platform.models import Game
 from games.platform.services import games as game_services
+from tests.api_support import api, observe, operate, submit  # noqa: F401
 from tests.horse_race.horse_race_support import table
 
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy"]
-
-
-def api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def make_game(season, host, players, *, grid=None, settings=None, start=True) -> Game:
@@ -34,25 +27,9 @@ def make_game(season, host, players, *, grid=None, settings=None, start=True) ->
     return game
 
 
-def submit(game, user, round_number, payload):
-    return api(user).post(
-        reverse("api-submission", args=[game.id]), {"round": round_number, "payload": payload}, format="json"
-    )
-
-
 def resolve(game, host):
     response = api(host).post(reverse("api-host-resolve", args=[game.id]), format="json")
     assert response.status_code == 200, response.json()
-    return response.json()
-
-
-def operate(game, user, name, payload):
-    return api(user).post(reverse("api-operation", args=[game.id, name]), {"payload": payload}, format="json")
-
-
-def observe(game, user=None) -> dict:
-    response = api(user).get(reverse("api-game", args=[game.id]))
-    assert response.status_code == 200
     return response.json()
 
 

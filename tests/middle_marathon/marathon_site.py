@@ -3,18 +3,11 @@
 from __future__ import annotations
 
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.middle_marathon import rules
 from games.platform.models import Game
 from games.platform.services import games as game_services
-
-
-def api(user=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
+from tests.api_support import api  # noqa: F401
 
 
 def marathon_game(season, host, blue, red, *, settings=None, seed=2024) -> Game:

@@ -10,19 +10,13 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.platform.models import ChatMessage, Webhook
 from games.platform.services.events import announcement_post
 from games.platform.services.games import game_seat
+from tests.api_support import api
 
 pytestmark = pytest.mark.django_db
-
-
-def api(user):
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

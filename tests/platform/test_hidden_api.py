@@ -4,18 +4,12 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.platform import registry
 from games.platform.services import games as game_services
+from tests.api_support import api
 
 pytestmark = pytest.mark.django_db
-
-
-def api(user):
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def real_types():

@@ -228,3 +228,23 @@ def test_the_feed_poll_reuses_a_version_for_at_most_the_ttl(
         assert client.get(url, {"v": version}).status_code == 204  # within the second: not yet
     clock[0] += 1.5
     assert client.get(url, {"v": version}).status_code == 200
+
+
+def test_the_home_page_and_game_list_do_not_query_per_game(
+    season, hank, alice, client, django_assert_max_num_queries
+):
+    from games.platform.services import games as game_services
+    from tests.api_support import api
+
+    for n in range(12):
+        game = game_services.game_create(
+            season=season, game_type="tally", name=f"G{n}", hosts=[hank], actor=hank
+        )
+        game_services.game_seat(game=game, user=alice, actor=hank)
+    client.force_login(alice)
+    with django_assert_max_num_queries(10):
+        assert client.get(reverse("home")).status_code == 200
+    with django_assert_max_num_queries(6):
+        rows = api(alice).get(reverse("api-games")).json()
+    assert len(rows) == 12 and {r["role"] for r in rows} == {"player"}
+    assert {r["role"] for r in api(hank).get(reverse("api-games")).json()} == {"host"}

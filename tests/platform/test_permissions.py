@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.platform.models import Game, Round
 from games.platform.services import games as game_services
 from games.platform.services.rounds import round_resolve, submission_save
+from tests.api_support import api
 from tests.conftest import seat_of
 
 pytestmark = pytest.mark.django_db
-
-
-def api(user=None):
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

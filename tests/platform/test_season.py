@@ -7,22 +7,16 @@ from datetime import timedelta
 import pytest
 import time_machine
 from django.urls import reverse
-from rest_framework.test import APIClient
 
 from games.platform.models import AuditLog, DeathMatchPick, Game, LedgerAccount, SeasonPlayer
 from games.platform.services import games as game_services
 from games.platform.services.ledger import ledger_post
 from games.platform.services.rounds import round_resolve, submission_save
 from games.platform.services.season import death_match_create, pick_submit
+from tests.api_support import api
 from tests.conftest import seat_of
 
 pytestmark = pytest.mark.django_db
-
-
-def api(user):
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def garnets(season, user):

@@ -43,20 +43,31 @@ def host_only(game, viewer):
 class GameListApi(APIView):
     @extend_schema(responses=s.GameListItemOut(many=True), summary="Games you may open")
     def get(self, request):
-        rows = []
-        for game in visible_games(request.user).select_related("season").order_by("-id")[:200]:
-            viewer = viewer_or_404(game, request.user)
-            rows.append(
+        user = request.user
+        hosted, seated = set(), set()
+        if user.is_authenticated:  # the viewer's role in every listed game, in two queries, not two per game
+            hosted = set(Game.objects.filter(hosts=user).values_list("id", flat=True))
+            seated = set(Game.objects.filter(seats__user=user).values_list("id", flat=True))
+
+        def role(game):
+            if user.is_authenticated and (user.is_superuser or game.id in hosted):
+                return "host"
+            return "player" if game.id in seated else "spectator"
+
+        games = visible_games(user).select_related("season").order_by("-id")[:200]
+        return Response(
+            [
                 {
-                    "id": game.id,
-                    "name": game.name,
-                    "type": game.game_type,
-                    "status": game.status,
-                    "season": game.season.name,
-                    "role": viewer.role,
+                    "id": g.id,
+                    "name": g.name,
+                    "type": g.game_type,
+                    "status": g.status,
+                    "season": g.season.name,
+                    "role": role(g),
                 }
-            )
-        return Response(rows)
+                for g in games
+            ]
+        )
 
     @extend_schema(request=s.GameCreateIn, responses={201: s.ObservationOut}, summary="Create a game (hosts)")
     def post(self, request):

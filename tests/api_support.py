@@ -1,0 +1,30 @@
+"""API helpers shared by the tests: a client acting as a user, and the calls every game's tests make."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+
+def api(user=None) -> APIClient:
+    """An API client authenticated as `user` (None: an anonymous spectator)."""
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def submit(game, user, round_number, payload):
+    return api(user).post(
+        reverse("api-submission", args=[game.id]), {"round": round_number, "payload": payload}, format="json"
+    )
+
+
+def operate(game, user, name, payload):
+    return api(user).post(reverse("api-operation", args=[game.id, name]), {"payload": payload}, format="json")
+
+
+def observe(game, user=None) -> dict:
+    response = api(user).get(reverse("api-game", args=[game.id]))
+    assert response.status_code == 200
+    return response.json()
