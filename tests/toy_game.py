@@ -116,6 +116,28 @@ class Tally(GameType):
         totals = game.state["totals"]
         return min(range(len(totals)), key=lambda seat: (totals[seat], seat))
 
+    def hidden_perturb(self, game, seat_number, rng):
+        from games.platform.models import Submission
+
+        others = [n for n in range(len(game.state["totals"])) if n != seat_number]
+        state = dict(game.state)
+        state["totals"] = [t + rng.randint(1, 5) if n in others else t for n, t in enumerate(state["totals"])]
+        state["picks"] = {
+            r: {s: (v + 1) % 11 if int(s) in others else v for s, v in picks.items()}
+            for r, picks in state["picks"].items()
+        }
+        state["secret"] = f"perturbed-{rng.random()}"
+        game.state = state
+        game.settings = {**game.settings, "secret_word": f"perturbed-{rng.random()}"}
+        game.save(update_fields=["state", "settings"])
+        rnd = game.rounds.order_by("-number").first()
+        resaved = 0
+        for sub in Submission.objects.filter(round=rnd).exclude(seat__number=seat_number).order_by("id"):
+            payload = {"number": (sub.payload["number"] + 3) % 11, "secret_note": f"perturbed {rng.random()}"}
+            Submission.objects.create(round=rnd, seat=sub.seat, payload=payload, final=sub.final)
+            resaved += 1
+        return ["the other players' totals and picks", "the secret", "the secret word", f"{resaved} submissions"]
+
     def observation(self, game, viewer):
         state = game.state or {}
         if viewer.role == "host" or game.status == "finished":
@@ -196,6 +218,9 @@ class TallyDuel(GameType):
 
     def observation(self, game, viewer):
         return {"said": game.state.get("said", []), "loser": game.state.get("loser")}
+
+    def hidden_perturb(self, game, seat_number, rng):
+        return []  # everything said is said aloud
 
 
 def register():

@@ -145,6 +145,19 @@ class GameType:
         """What `viewer` may see of the game's state. Nothing else serializes it."""
         return {}
 
+    # -- the proof that nothing hidden leaks (tests/proof/test_hidden_perturbation.py) --------------------
+    def hidden_perturb(self, game: Game, seat_number: int | None, rng) -> list[str]:
+        """Change, in the database, everything of this running game that `seat_number` may not see.
+
+        With None, everything hidden from spectators. The new values have the same shape and keep the game
+        playable (another board card, movement value, hand, secret number); what the seat may see stays as
+        it is. Return what was changed, in words ([] only for a game with nothing hidden). The leak test
+        requests every URL as that seat (or as spectators and outsiders) before and after and requires the
+        same answers, while the host's view must change: so every hidden field a game adds must be covered
+        here, and a game that forgets one fails the test when that field shows.
+        """
+        raise NotImplementedError(f"{self.slug} does not say how to perturb its hidden information")
+
 
 def window_settings_problems(settings: dict, hour_keys) -> list[str]:
     """The round-window settings every Main Match shares: hours above 0, and the demo's window_minutes."""

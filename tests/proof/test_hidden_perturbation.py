@@ -1,0 +1,151 @@
+"""No hidden field leaks, whatever its type: change what a viewer may not see, and nothing they get changes.
+
+Strings can be planted as canaries (test_no_leaks); a board card, a movement value or a hand cannot. So each
+game type says how to change everything of a running game that a seat may not see (`hidden_perturb`), and
+this test requests every URL of the site that concerns the game as that seat, before and after, at one
+frozen instant, and requires the same answers. The same for the spectators' side (an anonymous visitor, a
+logged-in outsider, the host of another game) with everything hidden from spectators changed. The control:
+the host's observation must change, so "no difference" means "not shown", not "nothing was changed".
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import pytest
+import time_machine
+from django.db import transaction
+from django.utils import timezone
+
+from games.platform import registry
+from games.platform.models import Game, Season
+from games.platform.observation import observe
+from games.platform.registry import Viewer
+from games.platform.services import games as game_services
+from games.platform.services.events import bump_version
+from tests.proof.test_no_leaks import MISSING_ID, World, all_urls, client_for, htmx_targets
+from tests.toy_game import Tally, TallyDuel
+
+pytestmark = pytest.mark.django_db
+
+
+
+# What differs between two answers of the same page by design: the CSRF token is masked afresh on every
+# render, the CSP nonce is per response, and the game's version moves when anything changes (the
+# perturbation bumps it so no cache can hide a difference).
+VOLATILE = [
+    (re.compile(r"\b[A-Za-z0-9]{64}\b"), "<token>"),  # a masked CSRF token, wherever it is written
+    (re.compile(r'(nonce=")[^"]+'), r"\1"),
+    (re.compile(r"([?&;]v=)\d+"), r"\1"),
+    (re.compile(r'("version": ?)\d+'), r"\1"),
+    (re.compile(r'(data-version=")\d+'), r"\1"),
+    (re.compile(r'(name="(?:initial-)?seed" value=")-?\d+'), r"\1"),  # the add form draws a fresh seed
+]
+
+
+def every_type():
+    kinds = {k.slug: k for k in registry.all_types()}
+    kinds.setdefault("tally", Tally())
+    kinds.setdefault("tally_duel", TallyDuel())
+    return sorted(kinds)
+
+
+def seats_for(kind) -> int:
+    return min(kind.max_players, max(kind.min_players, 3))
+
+
+def running_game(kind, make_user):
+    hank = make_user("hank", is_staff=True)
+    olga = make_user("olga", is_staff=True)
+    season = Season.objects.create(name="Season 1")
+    season.hosts.add(hank)
+    other_season = Season.objects.create(name="Season 2")
+    other_season.hosts.add(olga)
+    players = [make_user(f"p{i}") for i in range(seats_for(kind))]
+    game = game_services.game_create(
+        season=season, game_type=kind.slug, name=f"Perturbed {kind.name}", hosts=[hank], actor=hank
+    )
+    for user in players:
+        game_services.game_seat(game=game, user=user, actor=hank)
+    kind.demo_prepare(game)
+    game_services.game_start(game=game, actor=hank)
+    game.refresh_from_db()
+    world = World(games=[game], seasons=[season, other_season])
+    world.hosts[game.id] = {hank.id}
+    world.seats[game.id] = dict(game.seats.values_list("user_id", "number"))
+    spectators = {"anonymous": None, "outsider": make_user("charlie"), "host of another game": olga}
+    return game, hank, players, spectators, world
+
+
+def game_urls(world: World, game: Game) -> list[str]:
+    """Every URL of the site that may show something of `game`: its own routes and the site-wide pages."""
+    urls, problems = all_urls(world)
+    assert not problems, "\n".join(problems)
+    return [
+        url
+        for route, url, owners, kind in urls
+        if (game.id in owners or not owners) and str(MISSING_ID) not in url and route.name != "<404>"
+    ]
+
+
+def answers(user, urls: list[str]) -> dict[str, str]:
+    client = client_for(user)
+    targets = htmx_targets()
+    out = {}
+    for url in urls:
+        variants = [{}]
+        if "/admin/" not in url and not url.startswith("/api/"):
+            variants += [{"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": t} for t in targets]
+        for headers in variants:
+            response = client.get(url, **headers)
+            body = f"{response.status_code} {response.get('Location', '')}\n"
+            body += response.content.decode("utf-8", "replace")
+            for pattern, keep in VOLATILE:
+                body = pattern.sub(keep, body)
+            out[f"{url} {headers.get('HTTP_HX_TARGET', '')}".strip()] = body
+    return out
+
+
+def first_difference(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    found = []
+    for where, body in before.items():
+        if after.get(where) != body:
+            old, new = body.splitlines(), after.get(where, "").splitlines()
+            lines = [f"  - {a!r}\n  + {b!r}" for a, b in zip(old, new, strict=False) if a != b][:3]
+            found.append(f"{where}:\n" + ("\n".join(lines) or "  (length differs)"))
+    return found
+
+
+def host_view(game: Game, hank) -> dict:
+    """What the host knows: the observation (less its version) and the hidden data."""
+    game = Game.objects.select_related("season").get(pk=game.pk)
+    seen = observe(game, Viewer(role="host", user=hank))
+    seen.pop("version")
+    return {"observation": seen, "hidden": registry.get(game.game_type).hidden_data(game)}
+
+
+@pytest.mark.parametrize("slug", every_type())
+def test_changing_what_a_viewer_may_not_see_changes_nothing_they_get(slug, make_user):
+    kind = registry.get(slug)
+    game, hank, players, spectators, world = running_game(kind, make_user)
+    urls = game_urls(world, game)
+    assert len(urls) > 10
+    looks = [(label, user, None) for label, user in spectators.items()]
+    looks += [(user.username, user, world.seats[game.id][user.id]) for user in players]
+    differences, controls = [], []
+    with time_machine.travel(timezone.now(), tick=False):
+        for label, user, seat_number in looks:
+            before = answers(user, urls)
+            host_before = host_view(game, hank)
+            with transaction.atomic():
+                game.refresh_from_db()
+                changed = kind.hidden_perturb(game, seat_number, random.Random(f"{slug}-{label}"))
+                bump_version(game)
+                after = answers(user, urls)
+                host_changed = host_view(game, hank) != host_before
+                transaction.set_rollback(True)
+            if changed and not host_changed:
+                controls.append(f"{label}: the perturbation ({changed}) left the host's view as it was")
+            differences += [f"{label} sees a change in {d}" for d in first_difference(before, after)]
+    assert not controls, "\n".join(controls)
+    assert not differences, "Hidden information shows:\n" + "\n".join(differences)
