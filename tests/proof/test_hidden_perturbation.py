@@ -29,7 +29,6 @@ from tests.toy_game import Tally, TallyDuel
 pytestmark = pytest.mark.django_db
 
 
-
 # What differs between two answers of the same page by design: the CSRF token is masked afresh on every
 # render, the CSP nonce is per response, and the game's version moves when anything changes (the
 # perturbation bumps it so no cache can hide a difference).
