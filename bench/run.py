@@ -37,6 +37,16 @@ def bench_database_url(url: str) -> str:
     return urlunsplit(parts._replace(path="/genius_bench"))
 
 
+def bench_redis_url(url: str) -> str:
+    """A Redis database of the benchmark's own (the page cache and sessions), emptied before each run: ids and
+    versions start again with the recreated database, and nothing cached by an earlier run may answer."""
+    import redis
+
+    own = urlunsplit(urlsplit(url)._replace(path="/14"))
+    redis.Redis.from_url(own).flushdb()
+    return own
+
+
 def recreate_database(url: str) -> None:
     import psycopg
 
@@ -169,9 +179,12 @@ def main(argv=None) -> int:
     url = bench_database_url(base_url)
     recreate_database(base_url)
     var_dir = Path(tempfile.mkdtemp(prefix="genius-bench-"))
+    redis_url = bench_redis_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
     env = {
         **os.environ,
         "DATABASE_URL": url,
+        "REDIS_URL": redis_url,
+        "CELERY_BROKER_URL": redis_url,
         "GENIUS_DB_POOL": "1",
         "GENIUS_GAME_MODULES": "tests.toy_game",
         "GENIUS_VAR_DIR": str(var_dir),
@@ -221,7 +234,12 @@ def main(argv=None) -> int:
             "python": platform.python_version(),
             "system": platform.platform(),
         },
-        "server": {"gunicorn_workers": args.workers, "db_pool": True, "debug": False},
+        "server": {
+            "gunicorn_workers": args.workers,
+            "db_pool": True,
+            "debug": False,
+            "cache": "redis (page cache, sessions)",
+        },
         "seconds_per_case": seconds,
         "concurrency": concurrency,
         "games": world["games"],

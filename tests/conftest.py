@@ -28,6 +28,16 @@ def _fresh_versions(settings):
 
 
 @pytest.fixture(autouse=True)
+def _page_cache(settings):
+    # The page cache is on in every test (one process, so the memory cache will do), and starts empty: ids
+    # repeat between tests, and a body cached by one must not be served to the next.
+    from django.core.cache import cache
+
+    settings.GENIUS_PAGE_CACHE = True
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     # The real hasher is slow on purpose; tests make many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -136,7 +136,12 @@ class Tally(GameType):
             payload = {"number": (sub.payload["number"] + 3) % 11, "secret_note": f"perturbed {rng.random()}"}
             Submission.objects.create(round=rnd, seat=sub.seat, payload=payload, final=sub.final)
             resaved += 1
-        return ["the other players' totals and picks", "the secret", "the secret word", f"{resaved} submissions"]
+        return [
+            "the other players' totals and picks",
+            "the secret",
+            "the secret word",
+            f"{resaved} submissions",
+        ]
 
     def observation(self, game, viewer):
         state = game.state or {}

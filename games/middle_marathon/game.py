@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.platform.kit import Announce, Ledger
+from games.platform.models import Event
 from games.platform.registry import GameType, Outcome, Pending
 
 from . import options, rules
@@ -143,3 +144,22 @@ class MiddleMarathon(GameType):
         if viewer.role == "player" and game.status == "running" and not game.paused_at:
             legal = rules.legal_actions(state, viewer.seat_number)
         return page_view(game, view, legal)
+
+    # -- the proof that nothing hidden leaks ---------------------------------------------------------------
+    def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:
+        """Another hand for each seat but `seat_number`, and with secret discards other cards discarded:
+        in the state and in the discarder's own inbox line, the one place outside the state that says them.
+        """
+        state = load(game)
+        changed = rules.perturb_hidden(state, seat_number, rng)
+        game.state = rules.state_to_json(state)
+        game.save(update_fields=["state"])
+        for seat in {0, 1} - {seat_number}:
+            discards = [d for d in state.discards if d["seat"] == seat]
+            inbox = game.events.filter(kind=Event.Kind.REVEAL, seat__number=seat).order_by("id")
+            told = [event for event in inbox if event.data.get("decision") == "discard"]
+            for event, discard in zip(told, discards, strict=False):
+                event.text = rules.told_discard(discard["cards"])
+                event.data = {**event.data, "choice": discard["cards"]}
+                event.save(update_fields=["text", "data"])
+        return changed

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import Q
+from django.db.models import F, Q
 
 from . import registry
 from .errors import NotAllowed, RoundClosed, StateChanged
@@ -29,7 +29,7 @@ from .models import (
 from .services import games as game_services
 from .services import rounds
 from .services.audit import audit
-from .services.events import announcement_post
+from .services.events import announcement_post, bump_version
 
 
 class HostScoped:
@@ -204,7 +204,13 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
             obj.pk = created.pk
             obj.refresh_from_db()
         else:
-            super().save_model(request, obj, form, change)
+            # Only the fields the host changed: a whole-row save would write back the state and version
+            # read when the form opened, undoing a resolution that committed in between.
+            columns = {f.name for f in Game._meta.concrete_fields}
+            fields = [name for name in form.changed_data if name in columns]
+            if fields:
+                obj.save(update_fields=fields)
+            bump_version(obj)
             audit(action="game_edit", actor=request.user, game=obj, fields=list(form.changed_data))
         names = [n for n in form.cleaned_data.get("seat_players", "").replace(",", " ").split() if n]
         from django.contrib.auth import get_user_model
@@ -337,6 +343,9 @@ class SeasonAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
+        if change:
+            # Every game page names its season.
+            Game.objects.filter(season=obj).update(version=F("version") + 1)
         data = form.cleaned_data
         if data.get("grant_to") and data.get("grant_delta"):
             from django.contrib.auth import get_user_model

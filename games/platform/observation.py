@@ -6,7 +6,9 @@ never read hidden models themselves.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from datetime import timedelta
+
+from django.db.models import Exists, Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -23,9 +25,11 @@ RECENT_EVENTS = 200
 def viewer_for(game: Game, user) -> Viewer | None:
     """The user's role in the game, or None when the game is not theirs to see at all."""
     if getattr(user, "is_authenticated", False):
-        if user.is_superuser or game.hosts.filter(pk=user.pk).exists():
+        # One query for a player (their seat, and whether they also host it: a host added after seating).
+        hosting = Game.hosts.through.objects.filter(game_id=game.pk, user_id=user.pk)
+        seat = Seat.objects.filter(game=game, user=user).annotate(hosts_it=Exists(hosting)).first()
+        if user.is_superuser or (seat.hosts_it if seat is not None else hosting.exists()):
             return Viewer(role="host", user=user)
-        seat = Seat.objects.filter(game=game, user=user).first()
         if seat is not None:
             seat.game = game
             return Viewer(role="player", seat=seat, user=user)
@@ -71,12 +75,15 @@ def current_round(game: Game) -> Round | None:
 def round_dict(rnd: Round | None, now) -> dict | None:
     if rnd is None:
         return None
+    left = rnd.time_left(now).total_seconds() if rnd.status == Round.Status.OPEN else 0
     return {
         "number": rnd.number,
         "status": rnd.status,
         "opens_at": rnd.opens_at.isoformat(),
         "closes_at": rnd.closes_at.isoformat(),
-        "seconds_left": rnd.time_left(now).total_seconds() if rnd.status == Round.Status.OPEN else 0,
+        "seconds_left": left,
+        # The same deadline as a time, which stays true while nothing changes (a cached page shows it).
+        "ends_at": (now + timedelta(seconds=left)).isoformat(),
         "paused": rnd.remaining_when_paused is not None,
     }
 
@@ -85,11 +92,13 @@ def clock_dict(game: Game, now) -> dict | None:
     clock = getattr(game, "clock", None) if hasattr(game, "clock") else None
     if clock is None or clock.seat_id is None:
         return None
+    left = seconds_left(clock, now)
     return {
         "seat": clock.seat.number,
         "player": clock.seat.user.username,
         "kind": clock.kind,
-        "seconds_left": seconds_left(clock, now),
+        "seconds_left": left,
+        "ends_at": (now + timedelta(seconds=left)).isoformat(),
         "paused": clock.remaining_when_paused is not None,
     }
 

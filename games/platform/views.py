@@ -14,11 +14,13 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from . import registry
+from . import pagecache, registry
 from .errors import NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
 from .models import (
@@ -84,20 +86,40 @@ def game_page(request, game_id: int):
                 return redirect(back)
             return redirect("game", game_id=game.id)
         game.refresh_from_db()
-    obs = observe(game, viewer)
-    if form is None:
-        form = _form_for(game, viewer, obs)
-    context = {
+    if request.htmx and request.htmx.target == "round-form":
+        obs = observe(game, viewer)
+        context = _page_context(game, obs, form or _form_for(game, viewer, obs))
+        return render(request, "platform/game.html#round_form", context)
+    # A form with errors is this request's own: it is never cached, nor served from the cache.
+    key = pagecache.body_key(game, viewer, "page") if form is None else None
+    body = pagecache.get(key, request)
+    if body is None:
+        obs = observe(game, viewer)
+        context = _page_context(game, obs, form or _form_for(game, viewer, obs))
+        body = _render_cacheable(request, "platform/game.html#body", context, key)
+    return render(
+        request,
+        "platform/game_page.html",
+        {"title": game.name, "body": body},
+        status=400 if form is not None and form.errors else 200,
+    )
+
+
+def _page_context(game, obs, form) -> dict:
+    return {
         "game": game,
         "obs": obs,
         "form": form,
         "state_template": registry.get(game.game_type).page_template,
     }
-    if request.htmx and request.htmx.target == "round-form":
-        return render(request, "platform/game.html#round_form", context)
-    return render(
-        request, "platform/game.html", context, status=400 if form is not None and form.errors else 200
-    )
+
+
+def _render_cacheable(request, template: str, context: dict, key) -> SafeString:
+    """Render a part of a game page; keep it in the page cache under `key` (if any) with the CSRF token
+    left as a placeholder, and give it back filled for this request."""
+    text = render_to_string(template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request)
+    pagecache.put(key, text)
+    return pagecache.fill(text, request)
 
 
 def _handle_post(request, game, viewer):
@@ -180,9 +202,12 @@ def game_feed(request, game_id: int):
         return HttpResponse(status=204)
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
-    obs = observe(game, viewer)
-    context = {"game": game, "obs": obs, "state_template": registry.get(game.game_type).page_template}
-    response = render(request, "platform/game.html#live", context)
+    key = pagecache.body_key(game, viewer, "live")
+    body = pagecache.get(key, request)
+    if body is None:
+        context = _page_context(game, observe(game, viewer), None)
+        body = _render_cacheable(request, "platform/game.html#live", context, key)
+    response = HttpResponse(body)
     if game.status == Game.Status.FINISHED and request.GET.get("v") == str(row["version"]):
         return HttpResponseStopPolling()
     return response

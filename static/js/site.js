@@ -6,11 +6,16 @@
     const d = Math.floor(total / 86400), h = Math.floor(total % 86400 / 3600), m = Math.floor(total % 3600 / 60), s = Math.floor(total % 60);
     return (d ? d + "d " : "") + (d || h ? h + "h " : "") + (d || h || m ? m + "m " : "") + s + "s";
   }
+  // Deadlines are written as absolute times (a page may come from the cache); the header carries the
+  // server's clock, so a wrong clock on the viewer's machine does not move them.
+  const skew = (parseFloat(document.body && document.body.dataset.now) * 1000 || Date.now()) - Date.now();
   function start(root) {
     root.querySelectorAll("time.countdown").forEach(function (el) {
       if (el.dataset.started) return;
       el.dataset.started = "1";
-      const end = Date.now() + parseFloat(el.dataset.seconds || "0") * 1000;
+      const end = el.dataset.until
+        ? Date.parse(el.dataset.until) - skew
+        : Date.now() + parseFloat(el.dataset.seconds || "0") * 1000;
       const paused = el.dataset.paused === "1";
       function tick() {
         el.textContent = paused ? fmt(parseFloat(el.dataset.seconds)) + " (paused)" : fmt((end - Date.now()) / 1000);

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import re
+
 import pytest
 import time_machine
 from django.db import transaction

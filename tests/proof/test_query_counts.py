@@ -7,6 +7,7 @@ that seats up to 30). The feed poll with nothing new is one query, whoever asks.
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -89,10 +90,26 @@ def test_queries_do_not_grow_with_the_players(path, make_game, hank, django_asse
     request = PATHS[path]
     small, large = make_game(SMALL), make_game(LARGE)
     assert request(small, hank).status_code == 200
-    # Counted on the second request: the first may warm per-process caches (content types, sessions).
-    small_count = count(lambda: request(small, hank))
-    with django_assert_max_num_queries(small_count):
+    # Counted after a first request, which may warm per-process caches (content types, sessions); then
+    # with the page cache empty (a page rendered) and full (a page served from it).
+    cache.clear()
+    small_cold = count(lambda: request(small, hank))
+    small_warm = count(lambda: request(small, hank))
+    cache.clear()
+    with django_assert_max_num_queries(small_cold):
         assert request(large, hank).status_code == 200
+    with django_assert_max_num_queries(small_warm):
+        assert request(large, hank).status_code == 200
+
+
+@pytest.mark.parametrize("path", ["as a player", "as a spectator"])
+def test_a_cached_game_page_takes_at_most_four_queries(path, make_game, django_assert_max_num_queries):
+    # The session (unless Redis holds it), the user, the game, the viewer's seat: the body is cached.
+    game = make_game(LARGE)
+    client = client_as(first_player(game) if path.endswith("player") else None)
+    client.get(f"/games/{game.id}/")
+    with django_assert_max_num_queries(4):
+        assert client.get(f"/games/{game.id}/").status_code == 200
 
 
 @pytest.mark.parametrize("who", ["anonymous", "player"])

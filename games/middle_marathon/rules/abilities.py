@@ -150,6 +150,11 @@ def resolve(state: State, events: list, task: Task, choice, forced: bool) -> Non
         raise ValueError(f"unknown task {task.kind}")
 
 
+def told_discard(cards: list[int]) -> str:
+    """The discarder's own line when only the number of cards discarded is announced."""
+    return f"You discard {describe_choice(Task('discard', 0, ''), cards)}"
+
+
 def _discard(state: State, events: list, seat: int, cards: list[int], how: str, data: dict) -> None:
     hand = state.hands[seat]
     for card in cards:
@@ -161,7 +166,7 @@ def _discard(state: State, events: list, seat: int, cards: list[int], how: str, 
     else:
         public = {key: value for key, value in data.items() if key != "choice"} | {"count": len(cards)}
         say(state, events, f"{who} discards {len(cards)} card(s){how}", **public)
-        tell(events, seat, f"You discard {describe_choice(Task('discard', seat, ''), cards)}", **data)
+        tell(events, seat, told_discard(cards), **data)
     if not hand:
         replenish(state, events, seat)
 

@@ -65,6 +65,7 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
         raise RulesError(f"{kind.name} seats at most {kind.max_players} players.", field="user")
     SeasonPlayer.objects.get_or_create(season=game.season, user=user)
     seat = Seat.objects.create(game=game, user=user, number=taken)
+    bump_version(game)  # the players' list on every page
     audit(action="game_seat", actor=actor, game=game, user=user.username, seat=seat.number)
     return seat
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, IntegerField, Q, Value, When
 
+from .. import pagecache
 from ..errors import NotEnough
 from ..models import LedgerAccount, LedgerEntry
 
@@ -61,6 +62,7 @@ def ledger_post(
         thing = WORDS.get(what, what) + (f" ({item})" if item else "")
         raise NotEnough(f"You have {have} {thing}; this needs {-delta}.", field=what)
     balance = LedgerAccount.objects.values_list("balance", flat=True).get(pk=account.pk)
+    pagecache.ledger_changed(season.pk, [user.pk])
     return LedgerEntry.objects.create(
         account=account,
         delta=delta,
@@ -132,4 +134,5 @@ def ledger_post_many(*, season, game, postings, round_number=None, actor=None) -
             *[When(pk=accounts[k].pk, then=Value(balance[k])) for k in keys], output_field=IntegerField()
         )
     )
+    pagecache.ledger_changed(season.pk, users)
     return LedgerEntry.objects.bulk_create(entries)

@@ -7,10 +7,10 @@ import traceback
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
-from .. import registry
+from .. import pagecache, registry
 from ..errors import NotReady, RoundClosed, StateChanged
 from ..models import Game, Round, Seat, Submission, TurnClock
 from .audit import audit
@@ -30,7 +30,7 @@ def submission_save(
     counts) or sees the round closed (and is refused with the closing time).
     """
     now = now or timezone.now()
-    rnd = Round.objects.select_for_update().filter(game_id=seat.game_id, number=round_number).first()
+    rnd = _round_shared(seat.game_id, round_number)
     if rnd is None:
         raise StateChanged(f"Round {round_number} has not opened.")
     if rnd.status != Round.Status.OPEN:
@@ -40,11 +40,27 @@ def submission_save(
     game = seat.game
     cleaned = registry.get(game.game_type).clean_submission(game, seat, rnd, payload)
     submission = Submission.objects.create(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
+    pagecache.seat_changed(seat)
     if final and game.settings.get("close_when_all_final") and _all_final(rnd):
         from ..tasks import resolve_round
 
         transaction.on_commit(lambda: resolve_round.delay(rnd.pk, True))
     return submission
+
+
+def _round_shared(game_id: int, number: int) -> Round | None:
+    """The round, locked against its resolution but not against other players' saves.
+
+    On Postgres a FOR SHARE lock: saves of one round hold it side by side (a durable commit takes
+    milliseconds, and an exclusive lock would queue every player's save behind the others'), while the
+    resolution's FOR UPDATE waits for them, and a save that waited behind a resolution reads the round
+    again and finds it closed. SQLite has no row locks; its write transactions run one at a time anyway.
+    """
+    rows = Round.objects.filter(game_id=game_id, number=number)
+    if connection.vendor != "postgresql":
+        return rows.select_for_update().first()
+    sql, params = rows.query.sql_with_params()
+    return next(iter(Round.objects.raw(f"{sql} FOR SHARE", params)), None)
 
 
 def _all_final(rnd: Round) -> bool:

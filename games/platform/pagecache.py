@@ -1,0 +1,100 @@
+"""The rendered body of a game page, kept per game version and viewer, so a page view costs a few lookups.
+
+A game page is read far more often than it changes. Its body (everything below the site's header) is a
+function of what `observe` returns for the viewer, and that changes only when:
+- the game's version moves (every event, action, resolution, pause, extension, seat, admin edit bumps it);
+- a player saves a submission (their own seat's stamp moves) or their season ledger moves (their stamp in
+  the season moves): both are private, so they must not bump the version every spectator polls.
+The key holds all three, so a stale body is never served: a change writes a new key, and old keys expire.
+
+Hosts' pages are never cached (they show every saved submission, which moves no version). What differs per
+request stays out of the cached text: the CSRF token is written as a placeholder and filled on the way out,
+and countdowns carry their absolute deadline (the page's script counts from the server's clock in the
+header, which is rendered afresh).
+
+Only a cache shared by every process (Redis) can hold the stamps, which the worker moves too: with the
+per-process memory cache of a plain `make run`, the page cache is off unless GENIUS_PAGE_CACHE says
+otherwise (the tests turn it on: they run in one process).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.middleware.csrf import get_token
+from django.utils.safestring import SafeString, mark_safe
+
+from .registry import Viewer
+
+CSRF_PLACEHOLDER = "\x00csrf-token\x00"
+
+
+def enabled() -> bool:
+    return settings.GENIUS_PAGE_CACHE
+
+
+def _stamp_keys(game, viewer: Viewer) -> list[str]:
+    return [f"stamp:seat:{viewer.seat.pk}", f"stamp:ledger:{game.season_id}:{viewer.user.pk}"]
+
+
+def body_key(game, viewer: Viewer, part: str) -> str | None:
+    """The cache key of `part` of the game's page for this viewer, or None when it is not to be cached."""
+    if not enabled() or viewer.role == "host":
+        return None
+    who = "anonymous" if viewer.user is None else "spectator"
+    if viewer.role == "player":
+        keys = _stamp_keys(game, viewer)
+        stamps = cache.get_many(keys)
+        for key in keys:
+            if key not in stamps:
+                # A stamp nobody has set (or one the cache dropped) starts from a fresh random value, never
+                # from a value an older body may have been stored under.
+                cache.add(key, secrets.token_hex(8), timeout=None)
+                stamps[key] = cache.get(key)
+        who = f"seat{viewer.seat.number}:{':'.join(str(stamps[k]) for k in keys)}"
+    return f"page:{game.pk}:{game.version}:{part}:{who}"
+
+
+def get(key: str | None, request) -> SafeString | None:
+    if key is None:
+        return None
+    body = cache.get(key)
+    return None if body is None else fill(body, request)
+
+
+def fill(body: str, request) -> SafeString:
+    """The cached text (our own rendered template) with this request's CSRF token in its place."""
+    if CSRF_PLACEHOLDER in body:
+        body = body.replace(CSRF_PLACEHOLDER, get_token(request))
+    return mark_safe(body)  # noqa: S308 - rendered by our templates, escaped there
+
+
+def put(key: str | None, body: str) -> None:
+    if key is not None:
+        cache.set(key, body, timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
+
+
+def _renew(keys: list[str]) -> None:
+    cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
+
+
+def _renew_now_and_on_commit(keys: list[str]) -> None:
+    # After the commit is what makes it right: a page read between now and the commit may still see the
+    # old data and store it under a stamp renewed now. Now as well, so that this transaction's own reads
+    # (and tests, whose transactions never commit) see the change at once.
+    if enabled():
+        _renew(keys)
+        transaction.on_commit(lambda: _renew(keys))
+
+
+def seat_changed(seat) -> None:
+    """A player's own saved submission moved: their cached pages are out of date."""
+    _renew_now_and_on_commit([f"stamp:seat:{seat.pk}"])
+
+
+def ledger_changed(season_id: int, user_ids) -> None:
+    """Balances moved: the owners' cached pages in that season are out of date."""
+    _renew_now_and_on_commit([f"stamp:ledger:{season_id}:{uid}" for uid in set(user_ids)])
