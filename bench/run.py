@@ -5,7 +5,9 @@ it, seeds a season with games in progress (bench/seed.py), starts gunicorn on 12
 connection pool, and drives five cases from this process with threads over http.client: the bare view
 (/healthz/, the ceiling), the feed poll with nothing new (204), a player's game page, saving a round's form
 through the API, and a spectator's game page. Each case is reported as requests/s, p50 and p99, and its
-throughput as a ratio to the ceiling at the same concurrency. `--smoke` runs a second or two per case.
+throughput as a ratio to the ceiling at the same concurrency. Before the load, bench/resolution.py times one
+round's resolution (or one live move) of every game type at its size, and Tally at 10 and 30 players.
+`--smoke` runs a second or two per case.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ HOST = "127.0.0.1"
 # The issue's targets on a two-core machine: ratio to the ceiling (and p99 for the save at 32 clients).
 TARGETS = {"feed_poll_204": 0.60, "player_game_page": 0.25, "api_submission_save": 0.20}
 SAVE_P99_MS_AT_32 = 100.0
+RESOLUTION_MS = 100.0  # one round's resolution (or one live move) of each game type, on Postgres
 
 
 def bench_database_url(url: str) -> str:
@@ -198,6 +201,16 @@ def main(argv=None) -> int:
         [python, "bench/seed.py"], cwd=ROOT, env=env, check=True, capture_output=True, text=True
     )
     world = json.loads(seeded.stdout.strip().splitlines()[-1])
+    # Each game type's resolution (or live move), timed in a process of its own before the load starts.
+    timed = subprocess.run(
+        [python, "bench/resolution.py", "--repeats", "2" if args.smoke else "20"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    resolution = json.loads(timed.stdout.strip().splitlines()[-1])
     gunicorn = shutil.which("gunicorn", path=str(Path(python).parent)) or "gunicorn"
     server = subprocess.Popen(
         [gunicorn, "genius.wsgi:application", "-w", str(args.workers), "-b", f"{HOST}:{args.port}"]
@@ -245,7 +258,8 @@ def main(argv=None) -> int:
         "games": world["games"],
         "not_started": world["not_started"],
         "results": results,
-        "targets": targets(results, concurrency),
+        "resolution": resolution,
+        "targets": targets(results, concurrency, resolution),
     }
     output.parent.mkdir(parents=True, exist_ok=True)
     output.write_text(json.dumps(report, indent=1) + "\n")
@@ -258,7 +272,7 @@ def main(argv=None) -> int:
     return 0
 
 
-def targets(results: dict, concurrency: list[int]) -> dict:
+def targets(results: dict, concurrency: list[int], resolution: dict) -> dict:
     top = str(max(concurrency))
     out = {}
     for name, ratio in TARGETS.items():
@@ -271,6 +285,12 @@ def targets(results: dict, concurrency: list[int]) -> dict:
             "p99_ms": p99,
             "met": p99 is not None and p99 < SAVE_P99_MS_AT_32,
         }
+    slowest = max(resolution.values(), key=lambda row: row["median_ms"])
+    out["resolution_under_100_ms"] = {
+        "want_ms": RESOLUTION_MS,
+        "slowest_median_ms": slowest["median_ms"],
+        "met": all(row["median_ms"] < RESOLUTION_MS for row in resolution.values()),
+    }
     errors = sum(row.get("errors", 0) for by in results.values() for row in by.values())
     out["no_errors"] = {"errors": errors, "met": errors == 0}
     return out
@@ -285,6 +305,9 @@ def print_table(report: dict) -> None:
                 f"{name:22} {clients:>7} {row.get('rps', 0):>9} {row.get('p50_ms', '-'):>8}"
                 f" {row.get('p99_ms', '-'):>8} {ratio:>6} {row.get('errors', 0):>6}"
             )
+    print(f"{'resolution of':22} {'players':>7} {'median ms':>9} {'max ms':>8} {'queries':>8}")
+    for slug, row in report["resolution"].items():
+        print(f"{slug:22} {row['players']:>7} {row['median_ms']:>9} {row['max_ms']:>8} {row['queries']:>8}")
     for name, verdict in report["targets"].items():
         print(f"target {name}: {'met' if verdict['met'] else 'NOT met'} {verdict}")
     if report["not_started"]:

@@ -30,7 +30,7 @@ from .rules import (
 )
 from .rules.codec import to_json
 from .store import ROUND_OF_LOSER_CHOICE, dump, load, rules_settings, seat_names, with_names
-from .verdicts import verdict_for
+from .verdicts import round_verdicts, verdict_for
 
 HOURS = ("round_hours", "decision_hours")
 
@@ -214,6 +214,7 @@ class CardsTable(GameType):
                 f"Round {round.number} closed but the rules state has Round {state.round} open."
             )
         waiting = []
+        verdicts = round_verdicts(game, round.number)
         for seat, payload in sorted(submissions.items()):
             # The guesses were checked when saved; applied now, their "saved" notices are not news.
             if payload.get("board_guess") is not None:
@@ -222,7 +223,7 @@ class CardsTable(GameType):
                 state, _ = apply_action(state, seat, {"type": "top_guess", "seat": payload["top_guess"]})
             if payload.get("heat_guess"):
                 state, _ = submit_heat_guess(state, seat, payload["heat_guess"])
-                verdict = verdict_for(game, round.number, seat, payload["heat_guess"])
+                verdict = verdict_for(verdicts, seat, payload["heat_guess"])
                 if verdict is None:
                     waiting.append(seat)
                 else:

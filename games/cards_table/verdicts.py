@@ -19,7 +19,7 @@ def heat_guesses(game: Game, rnd: Round | None) -> list[dict]:
         return []
     verdicts = {v.seat_id: v for v in HeatVerdict.objects.filter(game=game, round_number=rnd.number)}
     found = []
-    for number, submission in sorted(latest_submissions(rnd).items()):
+    for number, submission in sorted(latest_submissions(rnd, with_users=True).items()):
         text = (submission.payload or {}).get("heat_guess") or ""
         if not text:
             continue
@@ -35,10 +35,15 @@ def heat_guesses(game: Game, rnd: Round | None) -> list[dict]:
     return found
 
 
-def verdict_for(game: Game, round_number: int, seat_number: int, text: str) -> bool | None:
-    verdict = HeatVerdict.objects.filter(
-        game=game, round_number=round_number, seat__number=seat_number
-    ).first()
+def round_verdicts(game: Game, round_number: int) -> dict[int, HeatVerdict]:
+    """The hosts' verdicts of a round by seat number, in one query however many players guessed."""
+    rows = HeatVerdict.objects.filter(game=game, round_number=round_number).select_related("seat")
+    return {v.seat.number: v for v in rows}
+
+
+def verdict_for(verdicts: dict[int, HeatVerdict], seat_number: int, text: str) -> bool | None:
+    """The verdict on this very guess text: a changed guess waits for a new one."""
+    verdict = verdicts.get(seat_number)
     if verdict is None or verdict.text != text:
         return None
     return verdict.correct

@@ -20,6 +20,7 @@ otherwise (the tests turn it on: they run in one process).
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import cache
@@ -36,33 +37,48 @@ def enabled() -> bool:
     return settings.GENIUS_PAGE_CACHE
 
 
+@dataclass
+class Slot:
+    """Where a body is kept, and the private stamps it must have been rendered under."""
+
+    key: str
+    stamps: tuple = ()
+
+
 def _stamp_keys(game, viewer: Viewer) -> list[str]:
     return [f"stamp:seat:{viewer.seat.pk}", f"stamp:ledger:{game.season_id}:{viewer.user.pk}"]
 
 
-def body_key(game, viewer: Viewer, part: str) -> str | None:
-    """The cache key of `part` of the game's page for this viewer, or None when it is not to be cached."""
+def find(game, viewer: Viewer, part: str, request) -> tuple[Slot | None, SafeString | None]:
+    """The slot of `part` of the game's page for this viewer (None: not to be cached) and its body if kept.
+
+    One cache round trip: the body (stored with the stamps it was rendered under) and the stamps now.
+    """
     if not enabled() or viewer.role == "host":
-        return None
+        return None, None
     who = "anonymous" if viewer.user is None else "spectator"
+    stamp_keys = []
     if viewer.role == "player":
-        keys = _stamp_keys(game, viewer)
-        stamps = cache.get_many(keys)
-        for key in keys:
-            if key not in stamps:
-                # A stamp nobody has set (or one the cache dropped) starts from a fresh random value, never
-                # from a value an older body may have been stored under.
-                cache.add(key, secrets.token_hex(8), timeout=None)
-                stamps[key] = cache.get(key)
-        who = f"seat{viewer.seat.number}:{':'.join(str(stamps[k]) for k in keys)}"
-    return f"page:{game.pk}:{game.version}:{part}:{who}"
+        who = f"seat{viewer.seat.number}"
+        stamp_keys = _stamp_keys(game, viewer)
+    key = f"page:{game.pk}:{game.version}:{part}:{who}"
+    found = cache.get_many([key, *stamp_keys])
+    for stamp in stamp_keys:
+        if stamp not in found:
+            # A stamp nobody has set (or one the cache dropped) starts from a fresh random value, never
+            # from a value an older body may have been stored under.
+            cache.add(stamp, secrets.token_hex(8), timeout=None)
+            found[stamp] = cache.get(stamp)
+    slot = Slot(key, tuple(found[stamp] for stamp in stamp_keys))
+    kept = found.get(key)
+    if kept is None or kept[0] != slot.stamps:
+        return slot, None
+    return slot, fill(kept[1], request)
 
 
-def get(key: str | None, request) -> SafeString | None:
-    if key is None:
-        return None
-    body = cache.get(key)
-    return None if body is None else fill(body, request)
+def keep(slot: Slot | None, body: str) -> None:
+    if slot is not None:
+        cache.set(slot.key, (slot.stamps, body), timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
 
 
 def fill(body: str, request) -> SafeString:
@@ -70,11 +86,6 @@ def fill(body: str, request) -> SafeString:
     if CSRF_PLACEHOLDER in body:
         body = body.replace(CSRF_PLACEHOLDER, get_token(request))
     return mark_safe(body)  # noqa: S308 - rendered by our templates, escaped there
-
-
-def put(key: str | None, body: str) -> None:
-    if key is not None:
-        cache.set(key, body, timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
 
 
 def _renew(keys: list[str]) -> None:

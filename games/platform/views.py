@@ -74,6 +74,8 @@ def _form_for(game, viewer, obs, data=None):
 
 @require_http_methods(["GET", "POST"])
 def game_page(request, game_id: int):
+    if request.method == "GET" and not request.htmx:
+        return _game_page_read(request, game_id)
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
     form = None
@@ -86,23 +88,50 @@ def game_page(request, game_id: int):
                 return redirect(back)
             return redirect("game", game_id=game.id)
         game.refresh_from_db()
+    obs = observe(game, viewer)
+    context = _page_context(game, obs, form or _form_for(game, viewer, obs))
     if request.htmx and request.htmx.target == "round-form":
-        obs = observe(game, viewer)
-        context = _page_context(game, obs, form or _form_for(game, viewer, obs))
         return render(request, "platform/game.html#round_form", context)
-    # A form with errors is this request's own: it is never cached, nor served from the cache.
-    key = pagecache.body_key(game, viewer, "page") if form is None else None
-    body = pagecache.get(key, request)
-    if body is None:
-        obs = observe(game, viewer)
-        context = _page_context(game, obs, form or _form_for(game, viewer, obs))
-        body = _render_cacheable(request, "platform/game.html#body", context, key)
+    # A form with errors is this request's own: it is never cached.
+    body = _render_cacheable(request, "platform/game.html#body", context, None)
     return render(
         request,
         "platform/game_page.html",
         {"title": game.name, "body": body},
         status=400 if form is not None and form.errors else 200,
     )
+
+
+def _game_page_read(request, game_id: int):
+    """A game page as most requests ask for it: from the page cache when this viewer's body is kept.
+
+    The game's version comes from game_row (at most GENIUS_VERSION_TTL old, like the feed's); the game
+    itself is read only to render a body the cache does not hold.
+    """
+    light = _light_game(game_id)
+    viewer = viewer_or_404(light, request.user)
+    slot, body = pagecache.find(light, viewer, "page", request)
+    if body is None:
+        game, viewer = _full_game(game_id, viewer)
+        obs = observe(game, viewer)
+        context = _page_context(game, obs, _form_for(game, viewer, obs))
+        body = _render_cacheable(request, "platform/game.html#body", context, slot)
+    return render(request, "platform/game_page.html", {"title": light.name, "body": body})
+
+
+def _light_game(game_id: int) -> Game:
+    """The game as far as its row in game_row goes (id, version, name, season, status, public): unsaved."""
+    row = game_row(game_id)
+    if row is None:
+        raise Http404("No such game.")
+    return Game(pk=game_id, **row)
+
+
+def _full_game(game_id: int, viewer):
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    if viewer.seat is not None:
+        viewer.seat.game = game
+    return game, viewer
 
 
 def _page_context(game, obs, form) -> dict:
@@ -114,11 +143,11 @@ def _page_context(game, obs, form) -> dict:
     }
 
 
-def _render_cacheable(request, template: str, context: dict, key) -> SafeString:
-    """Render a part of a game page; keep it in the page cache under `key` (if any) with the CSRF token
-    left as a placeholder, and give it back filled for this request."""
+def _render_cacheable(request, template: str, context: dict, slot) -> SafeString:
+    """Render a part of a game page; keep it in the page cache's `slot` (if any) with the CSRF token left
+    as a placeholder, and give it back filled for this request."""
     text = render_to_string(template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request)
-    pagecache.put(key, text)
+    pagecache.keep(slot, text)
     return pagecache.fill(text, request)
 
 
@@ -188,7 +217,7 @@ def game_row(game_id: int) -> dict | None:
     hit = _versions.get(game_id)
     if hit is not None and now - hit[0] < settings.GENIUS_VERSION_TTL:
         return hit[1]
-    row = Game.objects.filter(pk=game_id).values("version", "status", "public").first()
+    row = Game.objects.filter(pk=game_id).values("version", "status", "public", "name", "season_id").first()
     _versions[game_id] = (now, row)
     return row
 
@@ -200,15 +229,15 @@ def game_feed(request, game_id: int):
         return HttpResponse(status=404)
     if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
         return HttpResponse(status=204)
-    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
-    viewer = viewer_or_404(game, request.user)
-    key = pagecache.body_key(game, viewer, "live")
-    body = pagecache.get(key, request)
+    light = Game(pk=game_id, **row)
+    viewer = viewer_or_404(light, request.user)
+    slot, body = pagecache.find(light, viewer, "live", request)
     if body is None:
+        game, viewer = _full_game(game_id, viewer)
         context = _page_context(game, observe(game, viewer), None)
-        body = _render_cacheable(request, "platform/game.html#live", context, key)
+        body = _render_cacheable(request, "platform/game.html#live", context, slot)
     response = HttpResponse(body)
-    if game.status == Game.Status.FINISHED and request.GET.get("v") == str(row["version"]):
+    if light.status == Game.Status.FINISHED and request.GET.get("v") == str(row["version"]):
         return HttpResponseStopPolling()
     return response
 

@@ -68,9 +68,10 @@ def _all_final(rnd: Round) -> bool:
     return len(latest) == rnd.game.seats.count() and all(s.final for s in latest.values())
 
 
-def latest_submissions(rnd: Round, *, until=None) -> dict[int, Submission]:
+def latest_submissions(rnd: Round, *, until=None, with_users=False) -> dict[int, Submission]:
     """Each seat's latest saved version (saved before `until` if given), by seat number, in one query."""
-    rows = Submission.objects.filter(round=rnd).select_related("seat").order_by("created_at", "id")
+    rows = Submission.objects.filter(round=rnd).select_related("seat__user" if with_users else "seat")
+    rows = rows.order_by("created_at", "id")
     if until is not None:
         rows = rows.filter(created_at__lt=until)
     latest: dict[int, Submission] = {}
