@@ -167,6 +167,9 @@ def main(argv=None) -> int:
     parser.add_argument("--concurrency", default=None, help="comma-separated client counts (1,8,32)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per case and concurrency")
     parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3 suits 2 cores)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per worker (gthread when above 1: saves wait on commits)"
+    )
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--output", default=None, help="JSON results (default bench-results/latest.json)")
     args = parser.parse_args(argv)
@@ -214,6 +217,7 @@ def main(argv=None) -> int:
     gunicorn = shutil.which("gunicorn", path=str(Path(python).parent)) or "gunicorn"
     server = subprocess.Popen(
         [gunicorn, "genius.wsgi:application", "-w", str(args.workers), "-b", f"{HOST}:{args.port}"]
+        + ["--threads", str(args.threads)]
         + ["--log-level", "warning", "--timeout", "60"],
         cwd=ROOT,
         env=env,
@@ -249,6 +253,7 @@ def main(argv=None) -> int:
         },
         "server": {
             "gunicorn_workers": args.workers,
+            "threads_per_worker": args.threads,
             "db_pool": True,
             "debug": False,
             "cache": "redis (page cache, sessions)",

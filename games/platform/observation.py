@@ -39,6 +39,23 @@ def viewer_for(game: Game, user) -> Viewer | None:
     return None
 
 
+def seat_of_player(game_id: int, user) -> Seat | None:
+    """The user's seat with its game and season, in one query, when they play (and do not host) the game.
+
+    The path of a player's own saves; anyone else (and an unknown game) gets None and the full checks.
+    """
+    if not getattr(user, "is_authenticated", False) or user.is_superuser:
+        return None
+    hosting = Game.hosts.through.objects.filter(game_id=game_id, user_id=user.pk)
+    seat = (
+        Seat.objects.select_related("game__season")
+        .filter(game_id=game_id, user=user)
+        .annotate(hosts_it=Exists(hosting))
+        .first()
+    )
+    return None if seat is None or seat.hosts_it else seat
+
+
 def viewer_or_404(game: Game, user) -> Viewer:
     viewer = viewer_for(game, user)
     if viewer is None:

@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from .. import registry
 from ..errors import NotAllowed
 from ..models import DeathMatchPick, Game, Season, Submission
-from ..observation import event_dict, observe, viewer_or_404, visible_events, visible_games
+from ..observation import event_dict, observe, seat_of_player, viewer_or_404, visible_events, visible_games
 from ..services import games as game_services
 from ..services import live, rounds
 from ..services import season as season_services
@@ -152,8 +152,9 @@ class SubmissionApi(APIView):
         summary="Save a new version of your submission",
     )
     def post(self, request, game_id: int):
-        game, viewer = game_for(request, game_id)
-        seat = player_seat(viewer)
+        seat = seat_of_player(game_id, request.user)
+        if seat is None:  # not a player of it: the full checks say why (404, or 403)
+            seat = player_seat(game_for(request, game_id)[1])
         data = s.SubmissionIn(data=request.data)
         data.is_valid(raise_exception=True)
         saved = rounds.submission_save(
