@@ -13,6 +13,7 @@ from . import decisions
 from .forms import RoundForm, payload_to_initial
 from .models import MovementTable
 from .observation import observe
+from .perturb import hidden_perturb
 from .rules import (
     HORSES,
     ROUNDS,
@@ -167,3 +168,7 @@ class HorseRace(GameType):
     # -- the one door -----------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:
         return observe(game, viewer)
+
+    # -- the proof that nothing hidden leaks --------------------------------------------------------------
+    def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:
+        return hidden_perturb(game, seat_number, rng)
