@@ -257,6 +257,16 @@ def season_page(request, season_id: int):
         .values("user_id", "what")
         .annotate(total=Sum("balance"))
     }
+    # What a game still running moved (a card bought, a wild card bought in secret) shows when it ends:
+    # the public standings would otherwise tell who spent what, and when.
+    for row in (
+        LedgerEntry.objects.filter(account__season=season, account__game__isnull=True, game__isnull=False)
+        .exclude(game__status=Game.Status.FINISHED)
+        .values("account__user_id", "account__what")
+        .annotate(moved=Sum("delta"))
+    ):
+        key = (row["account__user_id"], row["account__what"])
+        totals[key] = totals.get(key, 0) - row["moved"]
     standings = sorted(
         (
             {

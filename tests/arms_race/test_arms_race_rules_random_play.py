@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.arms_race.rules import (
     DECK,
-    WEAPONS,
     Phase,
     Settings,
     State,
@@ -26,6 +24,7 @@ from games.arms_race.rules import (
     state_from_json,
     state_to_json,
 )
+from games.arms_race.rules.hidden import twin
 from games.platform.kit import Announce, Ledger, Reveal
 
 game_settings = st.builds(
@@ -69,37 +68,6 @@ def random_action(state: State, seat: int, rng: random.Random) -> dict:
         "target": rng.choice(choices["targets"]),
         "claim": rng.choice(choices["claims"]),
     }
-
-
-def twin(state: State, viewer: int | None, rng: random.Random) -> State:
-    """The same game as `viewer` knows it, with everything hidden from them dealt differently."""
-    others = [s for s in range(state.players) if s != viewer]
-    flight = state.flight
-    hidden_flight = flight is not None and viewer not in flight.seen
-    pool = [card for s in others for card in state.hands[s]] + list(state.undealt)
-    if hidden_flight and not flight.wild:
-        pool.append(flight.weapon)
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    for s in others:
-        hands[s], pool = tuple(sorted(pool[: len(hands[s])], key=WEAPONS.index)), pool[len(hands[s]) :]
-    undealt, pool = tuple(pool[: len(state.undealt)]), pool[len(state.undealt) :]
-    if hidden_flight:
-        weapon = rng.choice(WEAPONS) if flight.wild else pool.pop()
-        flight = replace(flight, weapon=weapon)
-    wilds = list(state.wilds)
-    for s in others:
-        count = len(wilds[s]) if state.settings.announce_wild_purchases else rng.randrange(3)
-        named = state.settings.wild_declared_at == "purchase"
-        wilds[s] = tuple(rng.choice(WEAPONS) if named else None for _ in range(count))
-    return replace(
-        state,
-        hands=tuple(hands),
-        undealt=undealt,
-        flight=flight,
-        wilds=tuple(wilds),
-        seed=rng.getrandbits(64),
-    )
 
 
 def keys(value) -> set[str]:

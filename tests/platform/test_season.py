@@ -156,6 +156,20 @@ def test_the_standings_page_shows_balances_and_elimination(tally, alice, client)
     assert "<td>alice</td>" in page and "<td>2</td>" in page and "eliminated" in page
 
 
+def test_garnets_spent_inside_a_running_game_show_in_the_standings_when_it_ends(tally, alice, client):
+    # A purchase inside a game (a horse card, a secret wild card) is private while the game runs.
+    ledger_post(season=tally.season, user=alice, what="garnets", delta=10, reason="season start")
+    ledger_post(season=tally.season, user=alice, what="garnets", delta=-3, reason="a wild card", game=tally)
+
+    def alices_garnets():
+        page = client.get(reverse("season", args=[tally.season_id])).content.decode()
+        return page.split("<td>alice</td><td>", 1)[1].split("</td>", 1)[0]
+
+    assert alices_garnets() == "10"
+    Game.objects.filter(pk=tally.pk).update(status=Game.Status.FINISHED)
+    assert alices_garnets() == "7"
+
+
 def test_hosts_read_the_season_ledger_but_not_another_games_chips(tally, hank, alice, make_user, client):
     from games.platform.models import Season
 

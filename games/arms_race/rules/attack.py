@@ -90,16 +90,22 @@ def pass_weapon(state: State, seat: int) -> tuple[State, list]:
         raise RulesError(MUST_CHALLENGE, field="type")
     flight = replace(flight, seen=flight.seen + (seat,))
     state = replace(state, flight=flight, phase=Phase.REDIRECT)
-    what = f"a wild card played as a {flight.weapon.title}" if flight.wild else f"a {flight.weapon.title}"
     events = [
         Announce(f"{who(state, seat)} passes and looks at the weapon.", {"event": "pass", "seat": seat}),
-        Reveal(
-            seat,
-            f"You looked at the weapon {who(state, flight.owner)} played: it is {what}.",
-            {"event": "seen", "owner": flight.owner, "weapon": flight.weapon.value, "wild": flight.wild},
-        ),
+        seen_reveal(state, seat),
     ]
     return state, events
+
+
+def seen_reveal(state: State, seat: int) -> Reveal:
+    """The private message that shows a passer the weapon in flight."""
+    flight = state.flight
+    what = f"a wild card played as a {flight.weapon.title}" if flight.wild else f"a {flight.weapon.title}"
+    return Reveal(
+        seat,
+        f"You looked at the weapon {who(state, flight.owner)} played: it is {what}.",
+        {"event": "seen", "owner": flight.owner, "weapon": flight.weapon.value, "wild": flight.wild},
+    )
 
 
 def redirect(state: State, seat: int, action: Mapping) -> tuple[State, list]:

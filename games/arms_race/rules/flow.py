@@ -38,6 +38,15 @@ def hand_words(hand: Sequence) -> str:
     return ", ".join(f"{hand.count(w)} {w.title}" for w in WEAPONS if w in hand) or "no cards"
 
 
+def hand_reveal(seat: int, hand: Sequence) -> Reveal:
+    """The private message that tells a player the hand they were dealt."""
+    return Reveal(
+        seat,
+        f"Your hand for the whole game: {hand_words(hand)}.",
+        {"event": "hand", "hand": [w.value for w in hand]},
+    )
+
+
 def new_game(
     rng: random.Random,
     settings: Settings | None = None,
@@ -76,14 +85,7 @@ def new_game(
             {"event": "dealt", "players": n, "hand_size": settings.hand_size},
         )
     ]
-    for seat, hand in enumerate(hands):
-        events.append(
-            Reveal(
-                seat,
-                f"Your hand for the whole game: {hand_words(hand)}.",
-                {"event": "hand", "hand": [w.value for w in hand]},
-            )
-        )
+    events += [hand_reveal(seat, hand) for seat, hand in enumerate(hands)]
     if settings.wild_cards_offered and settings.wild_before_first_round:
         state, more = open_wild_cards(state)
     else:
