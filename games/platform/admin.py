@@ -238,6 +238,7 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
         super().save_related(request, form, formsets, change)
         if request.user not in form.instance.hosts.all() and not request.user.is_superuser:
             form.instance.hosts.add(request.user)
+        bump_version(form.instance)  # the hosts' list may have changed: who is a host, on every page
 
     def _each(self, request, queryset, label, fn):
         for game in queryset:

@@ -45,35 +45,52 @@ class Slot:
     stamps: tuple = ()
 
 
-def _stamp_keys(game, viewer: Viewer) -> list[str]:
-    return [f"stamp:seat:{viewer.seat.pk}", f"stamp:ledger:{game.season_id}:{viewer.user.pk}"]
+@dataclass
+class Lookup:
+    """What the cache knows of one viewer's page: where to keep it, the body if current, their role."""
+
+    slot: Slot | None = None  # None: not to be cached (a host's page, or the cache is off)
+    body: SafeString | None = None
+    role: str | None = None  # None: not remembered for this version; ask the database
 
 
-def find(game, viewer: Viewer, part: str, request) -> tuple[Slot | None, SafeString | None]:
-    """The slot of `part` of the game's page for this viewer (None: not to be cached) and its body if kept.
+def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup:
+    """`part` of the game's page for `user` (None: not logged in), in one cache round trip.
 
-    One cache round trip: the body (stored with the stamps it was rendered under) and the stamps now.
+    A logged-in user's role in the game is remembered per game version (seating and the hosts' list move
+    the version), so a page served from the cache needs no query for it. Pass `viewer` when the database
+    has just said who they are. A player's body is stored with the stamps it was rendered under.
     """
-    if not enabled() or viewer.role == "host":
-        return None, None
-    who = "anonymous" if viewer.user is None else "spectator"
-    stamp_keys = []
-    if viewer.role == "player":
-        who = f"seat{viewer.seat.number}"
-        stamp_keys = _stamp_keys(game, viewer)
-    key = f"page:{game.pk}:{game.version}:{part}:{who}"
-    found = cache.get_many([key, *stamp_keys])
-    for stamp in stamp_keys:
-        if stamp not in found:
-            # A stamp nobody has set (or one the cache dropped) starts from a fresh random value, never
-            # from a value an older body may have been stored under.
-            cache.add(stamp, secrets.token_hex(8), timeout=None)
-            found[stamp] = cache.get(stamp)
-    slot = Slot(key, tuple(found[stamp] for stamp in stamp_keys))
-    kept = found.get(key)
-    if kept is None or kept[0] != slot.stamps:
-        return slot, None
-    return slot, fill(kept[1], request)
+    if not enabled():
+        return Lookup()
+    base = f"page:{game.pk}:{game.version}:{part}"
+    if user is None:
+        slot = Slot(f"{base}:anonymous")
+        kept = cache.get(slot.key)
+        return Lookup(slot, None if kept is None else fill(kept[1], request), "spectator")
+    role_key = f"role:{game.pk}:{game.version}:{user.pk}"
+    stamp_keys = [f"stamp:seat:{game.pk}:{user.pk}", f"stamp:ledger:{game.season_id}:{user.pk}"]
+    bodies = {"player": f"{base}:user{user.pk}", "spectator": f"{base}:spectator"}
+    found = cache.get_many([role_key, *bodies.values(), *stamp_keys])
+    role = viewer.role if viewer is not None else found.get(role_key)
+    if viewer is not None and found.get(role_key) != role:
+        cache.set(role_key, role, timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
+    if role is None or role == "host":
+        return Lookup(role=role)
+    stamps: tuple = ()
+    if role == "player":
+        for stamp in stamp_keys:
+            if stamp not in found:
+                # A stamp nobody has set (or one the cache dropped) starts from a fresh random value, never
+                # from a value an older body may have been stored under.
+                cache.add(stamp, secrets.token_hex(8), timeout=None)
+                found[stamp] = cache.get(stamp)
+        stamps = tuple(found[stamp] for stamp in stamp_keys)
+    slot = Slot(bodies[role], stamps)
+    kept = found.get(slot.key)
+    if kept is None or kept[0] != stamps:
+        return Lookup(slot, None, role)
+    return Lookup(slot, fill(kept[1], request), role)
 
 
 def keep(slot: Slot | None, body: str) -> None:
@@ -103,7 +120,7 @@ def _renew_now_and_on_commit(keys: list[str]) -> None:
 
 def seat_changed(seat) -> None:
     """A player's own saved submission moved: their cached pages are out of date."""
-    _renew_now_and_on_commit([f"stamp:seat:{seat.pk}"])
+    _renew_now_and_on_commit([f"stamp:seat:{seat.game_id}:{seat.user_id}"])
 
 
 def ledger_changed(season_id: int, user_ids) -> None:

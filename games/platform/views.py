@@ -109,14 +109,28 @@ def _game_page_read(request, game_id: int):
     itself is read only to render a body the cache does not hold.
     """
     light = _light_game(game_id)
-    viewer = viewer_or_404(light, request.user)
-    slot, body = pagecache.find(light, viewer, "page", request)
+    viewer, look = _cached_part(request, light, "page")
+    body = look.body
     if body is None:
+        viewer = viewer or viewer_or_404(light, request.user)
         game, viewer = _full_game(game_id, viewer)
         obs = observe(game, viewer)
         context = _page_context(game, obs, _form_for(game, viewer, obs))
-        body = _render_cacheable(request, "platform/game.html#body", context, slot)
+        body = _render_cacheable(request, "platform/game.html#body", context, look.slot)
     return render(request, "platform/game_page.html", {"title": light.name, "body": body})
+
+
+def _cached_part(request, light: Game, part: str):
+    """(the viewer if the database was asked, the page cache's lookup) for `part` of a game's page."""
+    user = request.user if request.user.is_authenticated else None
+    viewer = None
+    if user is None:
+        viewer = viewer_or_404(light, request.user)  # no query: a game closed to visitors is a 404
+    look = pagecache.find(light, user, part, request)
+    if look.role is None and user is not None:
+        viewer = viewer_or_404(light, request.user)
+        look = pagecache.find(light, user, part, request, viewer=viewer)
+    return viewer, look
 
 
 def _light_game(game_id: int) -> Game:
@@ -230,12 +244,13 @@ def game_feed(request, game_id: int):
     if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
         return HttpResponse(status=204)
     light = Game(pk=game_id, **row)
-    viewer = viewer_or_404(light, request.user)
-    slot, body = pagecache.find(light, viewer, "live", request)
+    viewer, look = _cached_part(request, light, "live")
+    body = look.body
     if body is None:
+        viewer = viewer or viewer_or_404(light, request.user)
         game, viewer = _full_game(game_id, viewer)
         context = _page_context(game, observe(game, viewer), None)
-        body = _render_cacheable(request, "platform/game.html#live", context, slot)
+        body = _render_cacheable(request, "platform/game.html#live", context, look.slot)
     response = HttpResponse(body)
     if light.status == Game.Status.FINISHED and request.GET.get("v") == str(row["version"]):
         return HttpResponseStopPolling()
