@@ -51,7 +51,7 @@ def queries_of(fn) -> int:
 def test_a_second_read_comes_from_the_cache_and_equals_a_fresh_render(tally, alice, settings):
     client = client_of(alice)
     first = page(client, tally)
-    assert queries_of(lambda: page(client, tally)) <= 4, "the body was not served from the cache"
+    assert queries_of(lambda: page(client, tally)) <= 3, "the body was not served from the cache"
     cached = page(client, tally)
     settings.GENIUS_PAGE_CACHE = False
     fresh = page(client, tally)

@@ -103,12 +103,12 @@ def test_queries_do_not_grow_with_the_players(path, make_game, hank, django_asse
 
 
 @pytest.mark.parametrize("path", ["as a player", "as a spectator"])
-def test_a_cached_game_page_takes_at_most_four_queries(path, make_game, django_assert_max_num_queries):
-    # The session (unless Redis holds it), the user, the game, the viewer's seat: the body is cached.
+def test_a_cached_game_page_takes_at_most_three_queries(path, make_game, django_assert_max_num_queries):
+    # The session (unless Redis holds it), the user, the game's version: the body and the role are cached.
     game = make_game(LARGE)
     client = client_as(first_player(game) if path.endswith("player") else None)
     client.get(f"/games/{game.id}/")
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(3):
         assert client.get(f"/games/{game.id}/").status_code == 200
 
 

@@ -142,7 +142,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     "arms_race": {
         "step": 18,
         "page player": 13,
-        "page player cached": 4,
+        "page player cached": 3,
         "page host": 15,
         "page spectator": 9,
         "page spectator cached": 1,
@@ -153,7 +153,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     "cards_table": {
         "step": 19,
         "page player": 14,
-        "page player cached": 4,
+        "page player cached": 3,
         "page host": 16,
         "page spectator": 7,
         "page spectator cached": 1,
@@ -164,7 +164,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     "horse_race": {
         "step": 21,
         "page player": 15,
-        "page player cached": 4,
+        "page player cached": 3,
         "page host": 15,
         "page spectator": 8,
         "page spectator cached": 1,
@@ -175,7 +175,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     "middle_marathon": {
         "step": 18,
         "page player": 15,
-        "page player cached": 4,
+        "page player cached": 3,
         "page host": 16,
         "page spectator": 11,
         "page spectator cached": 1,
@@ -186,7 +186,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     "tally": {
         "step": 21,
         "page player": 12,
-        "page player cached": 4,
+        "page player cached": 3,
         "page host": 12,
         "page spectator": 6,
         "page spectator cached": 1,
@@ -197,7 +197,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     "tally_30": {
         "step": 21,
         "page player": 12,
-        "page player cached": 4,
+        "page player cached": 3,
         "page host": 12,
         "page spectator": 6,
         "page spectator cached": 1,
@@ -208,7 +208,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     "tally_duel": {
         "step": 18,
         "page player": 13,
-        "page player cached": 4,
+        "page player cached": 3,
         "page host": 14,
         "page spectator": 9,
         "page spectator cached": 1,
