@@ -15,6 +15,7 @@ from .boards_text import codes_of, indicator_of
 from .forms import LoserChoiceForm, RoundForm, payload_to_initial
 from .models import BoardSet
 from .observation import observe
+from .perturb import hidden_perturb
 from .rules import (
     HEAT_RULES,
     Phase,
@@ -276,3 +277,6 @@ class CardsTable(GameType):
     # -- the one door -----------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:
         return observe(game, viewer)
+
+    def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:
+        return hidden_perturb(self, game, seat_number, rng)

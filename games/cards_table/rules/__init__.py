@@ -5,7 +5,7 @@ from .boards import RULES as BOARD_RULES
 from .boards import Violation, validate_boards
 from .cards import ACTION_ORDER, Action, Board, Boards, Card, Colour, HeatIndicator, Shade, board_from_rows
 from .codec import state_from_json, state_to_json
-from .generator import generate_boards
+from .generator import generate_boards, redraw_boards
 from .heat import HEAT_RULES, compute_heat
 from .play import (
     declare_action,
@@ -70,6 +70,7 @@ __all__ = [
     "peek_previous",
     "pending_heat_judgements",
     "public_view",
+    "redraw_boards",
     "resolve_round",
     "seat_view",
     "set_heat_override",

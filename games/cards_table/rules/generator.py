@@ -77,10 +77,13 @@ def _lines_can_finish(values: list, i: int) -> bool:
 
 
 class _Search:
-    def __init__(self, rng: random.Random, diagonal: bool):
+    def __init__(self, rng: random.Random, diagonal: bool, old: Boards | None = None, keep=frozenset()):
         self.rng = rng
         self.diagonal = diagonal
         self.nodes = 0
+        # A redraw (redraw_boards): the cards at `keep` (board, cell) stay as in `old`, the others change.
+        self.old = old
+        self.keep = keep
 
     def tick(self) -> None:
         self.nodes += 1
@@ -101,6 +104,13 @@ class _Search:
             return True
         options = list(TRIPLES)
         self.rng.shuffle(options)
+        if self.old is not None:
+            was = tuple(self.old[b][i].number for b in range(ROUNDS))
+            options = [
+                t for t in options if all(t[b] == was[b] for b in range(ROUNDS) if (b, i) in self.keep)
+            ]
+            # Changed numbers first: a card keeps its old number only where the search finds no other way.
+            options.sort(key=lambda t: sum(n == m for n, m in zip(t, was, strict=True)))
         for triple in options:
             self.tick()
             if self._numbers_fit(i, triple):
@@ -154,6 +164,9 @@ class _Search:
         i, b = divmod(step, ROUNDS)
         options = list(COLOURS)
         self.rng.shuffle(options)
+        if self.old is not None:
+            was = self.old[b][i].colour
+            options = [was] if (b, i) in self.keep else sorted(options, key=lambda c: c == was)
         n = self.nums[b][i]
         for colour in options:
             self.tick()
@@ -196,17 +209,37 @@ def generate_boards(rng: random.Random, diagonal_adjacency: bool = False) -> Boa
     """Three boards obeying every Rule of the Boards, drawn from rng alone (one seed, one set)."""
     search = _Search(rng, diagonal_adjacency)
     while True:
+        boards = _draw(search)
+        if boards is not None:
+            return boards
+
+
+def redraw_boards(
+    rng: random.Random, old: Boards, keep: set[tuple[int, int]], diagonal_adjacency: bool = False, tries=100
+) -> Boards | None:
+    """Another valid set: the cards at `keep` (board index, cell index) as in `old`, the others of another
+    number and colour wherever the search finds a way (most of them); None when `tries` searches find no set
+    (too many cards kept). For the leak test: what a seat saw stays, the rest changes."""
+    search = _Search(rng, diagonal_adjacency, old, frozenset(keep))
+    for _ in range(tries):
+        boards = _draw(search)
+        if boards is not None:
+            return boards
+    return None
+
+
+def _draw(search: _Search) -> Boards | None:
+    """One search: numbers, then a few colourings of them; None when it ran past its budget (start again)."""
+    try:
+        nums = search.numbers()
+    except _Restart:
+        return None
+    for _attempt in range(COLOUR_TRIES):
         try:
-            nums = search.numbers()
+            cols = search.colours(nums)
         except _Restart:
             continue
-        for _attempt in range(COLOUR_TRIES):
-            try:
-                cols = search.colours(nums)
-            except _Restart:
-                continue
-            boards = tuple(tuple(Card(nums[b][i], cols[b][i]) for i in range(CELLS)) for b in range(ROUNDS))
-            # The search checks every rule as it goes; the validator is the final word all the same.
-            if not validate_boards(boards, diagonal_adjacency):
-                return boards
-            break
+        boards = tuple(tuple(Card(nums[b][i], cols[b][i]) for i in range(CELLS)) for b in range(ROUNDS))
+        # The search checks every rule as it goes; the validator is the final word all the same.
+        return None if validate_boards(boards, search.diagonal) else boards
+    return None
