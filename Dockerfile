@@ -9,4 +9,4 @@ RUN GENIUS_PRODUCTION=1 DJANGO_SECRET_KEY=build-only-key-not-used-at-run-time-01
     python manage.py collectstatic --no-input --verbosity 0
 USER nobody
 EXPOSE 8000
-CMD ["gunicorn", "genius.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3"]
+CMD ["gunicorn", "genius.wsgi", "--config", "gunicorn.conf.py", "--bind", "0.0.0.0:8000"]

@@ -200,7 +200,9 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="a second or two per case; only proves it runs")
     parser.add_argument("--concurrency", default=None, help="comma-separated client counts (1,8,32)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per case and concurrency")
-    parser.add_argument("--workers", type=int, default=3, help="gunicorn workers (3 suits 2 cores)")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="gunicorn workers (default: 2 per core + 1)"
+    )
     parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread when above 1)")
     parser.add_argument("--cases", default=None, help="comma-separated case names to run (default: all)")
     parser.add_argument("--port", type=int, default=8765)
@@ -219,8 +221,10 @@ def main(argv=None) -> int:
     recreate_database(base_url)
     var_dir = Path(tempfile.mkdtemp(prefix="genius-bench-"))
     redis_url = bench_redis_url(os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0"))
+    workers = args.workers or os.cpu_count() * 2 + 1
     env = {
         **os.environ,
+        "GUNICORN_WORKERS": str(workers),
         "DATABASE_URL": url,
         "REDIS_URL": redis_url,
         "CELERY_BROKER_URL": redis_url,
@@ -249,9 +253,8 @@ def main(argv=None) -> int:
     resolution = json.loads(timed.stdout.strip().splitlines()[-1])
     gunicorn = shutil.which("gunicorn", path=str(Path(python).parent)) or "gunicorn"
     server = subprocess.Popen(
-        [gunicorn, "genius.wsgi:application", "-w", str(args.workers), "-b", f"{HOST}:{args.port}"]
-        + ["--threads", str(args.threads)]
-        + ["--log-level", "warning", "--timeout", "60"],
+        [gunicorn, "genius.wsgi:application", "--config", "gunicorn.conf.py", "-b", f"{HOST}:{args.port}"]
+        + ["--threads", str(args.threads), "--log-level", "warning"],
         cwd=ROOT,
         env=env,
     )
@@ -288,7 +291,7 @@ def main(argv=None) -> int:
             "system": platform.platform(),
         },
         "server": {
-            "gunicorn_workers": args.workers,
+            "gunicorn_workers": workers,
             "threads_per_worker": args.threads,
             "db_pool": True,
             "debug": False,
