@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -16,6 +18,9 @@ def test_a_player_saves_the_form_and_a_spectator_sees_the_announcement_live(
     url = live_server.url + reverse("game", args=[tally.id])
     player = page_as(alice, width=360)  # a phone-sized screen
     player.goto(url)
+    # The countdown is written as an absolute deadline (pages may come from the cache) and counted here.
+    left = player.locator("#live time.countdown").first.inner_text()
+    assert re.fullmatch(r"(59m|1h 0m) \d+s", left), left
     player.fill("input[name=number]", "12")
     player.click("button[name=save]")
     assert player.locator(".has-error .error").inner_text() == "Pick a number from 0 to 10."
