@@ -15,6 +15,7 @@ from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
@@ -86,7 +87,8 @@ def game_page(request, game_id: int):
             # A form on another page of this game (a pair chat) sends the player back there.
             if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
                 return redirect(back)
-            return redirect("game", game_id=game.id)
+            # "fresh": the page after one's own move reads the game's version now, not a second-old copy.
+            return redirect(reverse("game", args=[game.id]) + "?fresh=1")
         game.refresh_from_db()
     obs = observe(game, viewer)
     context = _page_context(game, obs, form or _form_for(game, viewer, obs))
@@ -108,7 +110,7 @@ def _game_page_read(request, game_id: int):
     The game's version comes from game_row (at most GENIUS_VERSION_TTL old, like the feed's); the game
     itself is read only to render a body the cache does not hold.
     """
-    light = _light_game(game_id)
+    light = _light_game(game_id, fresh=request.GET.get("fresh") == "1")
     viewer, look = _cached_part(request, light, "page")
     body = look.body
     if body is None:
@@ -133,9 +135,9 @@ def _cached_part(request, light: Game, part: str):
     return viewer, look
 
 
-def _light_game(game_id: int) -> Game:
+def _light_game(game_id: int, *, fresh: bool = False) -> Game:
     """The game as far as its row in game_row goes (id, version, name, season, status, public): unsaved."""
-    row = game_row(game_id)
+    row = game_row(game_id, fresh=fresh)
     if row is None:
         raise Http404("No such game.")
     return Game(pk=game_id, **row)
@@ -221,15 +223,15 @@ def _save_submission(request, game, viewer):
 _versions: dict[int, tuple[float, dict | None]] = {}
 
 
-def game_row(game_id: int) -> dict | None:
+def game_row(game_id: int, *, fresh: bool = False) -> dict | None:
     """A game's version and status, from this process's memory for up to GENIUS_VERSION_TTL seconds.
 
     Many pages poll the same game every second or two; one query per game per second per process is
-    enough, and a page is never more than that second behind.
+    enough, and a page is never more than that second behind. `fresh` reads it now.
     """
     now = time.monotonic()
     hit = _versions.get(game_id)
-    if hit is not None and now - hit[0] < settings.GENIUS_VERSION_TTL:
+    if not fresh and hit is not None and now - hit[0] < settings.GENIUS_VERSION_TTL:
         return hit[1]
     row = Game.objects.filter(pk=game_id).values("version", "status", "public", "name", "season_id").first()
     _versions[game_id] = (now, row)

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from games.platform.models import Game
 from games.platform.services import games as game_services
 from games.platform.services import rounds
+from games.platform.services.events import announcement_post
 from games.platform.services.ledger import ledger_post
 from games.platform.services.season import season_grant
 
@@ -159,3 +160,16 @@ def test_a_spectator_made_a_host_in_the_admin_sees_the_hosts_page_at_once(tally,
     admin.post(f"/admin/platform/game/{tally.id}/change/", data)
     assert tally.hosts.filter(pk=charlie.pk).exists()
     assert "you are host" in page(client, tally)
+
+
+def test_the_page_after_ones_own_move_reads_the_version_now(tally, alice, hank, settings):
+    # Pages may use a version up to GENIUS_VERSION_TTL old; the redirect after a POST asks for a fresh one.
+    settings.GENIUS_VERSION_TTL = 600
+    client = client_of(alice)
+    page(client, tally)
+    announcement_post(game=tally, text="A clarification from the hosts.", actor=hank)
+    assert "A clarification" not in page(client, tally)  # a second-old copy of the version is allowed
+    fresh = client.get(f"/games/{tally.id}/?fresh=1").content.decode()
+    assert "A clarification" in fresh
+    response = client.post(f"/games/{tally.id}/", {"round_number": 0, "number": 1, "save": "1"})
+    assert response["Location"].endswith("?fresh=1")
