@@ -11,11 +11,11 @@ elimination candidate when they do not choose stay hidden until the game ends.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import replace
 
-from games.platform.models import Event, Game, Round, Submission
+from games.platform.models import Game, Round, Submission
+from games.platform.perturbation import other_inboxes
 from games.platform.services.rounds import latest_submissions
 
 from .boards_text import codes_of
@@ -242,14 +242,5 @@ def _another_payload(state: State, seat: int, round_number: int, old: dict, rng)
 
 
 def _inboxes(game: Game, seat: int | None, rng) -> str | None:
-    """The other seats' private messages (the cards they turned over, their guesses): other numbers."""
-    reveals = Event.objects.filter(game=game, kind=Event.Kind.REVEAL)
-    if seat is not None:
-        reveals = reveals.exclude(seat__number=seat)
-    reveals = list(reveals)
-    for event in reveals:
-        text = re.sub(r"\d+", lambda m: str(int(m.group()) + rng.randint(1, 3)), event.text)
-        event.text = text if text != event.text else f"{text} (perturbed)"
-        event.data = {k: v + 1 if type(v) is int else v for k, v in event.data.items()}
-        event.save(update_fields=["text", "data"])
-    return f"{len(reveals)} inbox messages" if reveals else None
+    changed = other_inboxes(game, seat, rng, data_numbers=True)
+    return f"{changed} inbox messages" if changed else None

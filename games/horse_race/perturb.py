@@ -8,13 +8,13 @@ clues is the text written to its inbox then; the new movement values are not mad
 
 from __future__ import annotations
 
-import re
 from itertools import accumulate
 
 from django.db.models import Q
 
 from games.platform.kit import RulesError
-from games.platform.models import Event, Game, Submission
+from games.platform.models import Game, Submission
+from games.platform.perturbation import other_inboxes
 from games.platform.services.ledger import ledger_post_many
 
 from . import decisions
@@ -173,13 +173,5 @@ def _offers(game: Game, seat_number: int | None, rng) -> str | None:
 
 
 def _inboxes(game: Game, seat_number: int | None, rng) -> str | None:
-    """The other seats' private messages (clues, reports, trades): other numbers, or a mark where none."""
-    reveals = Event.objects.filter(game=game, kind=Event.Kind.REVEAL)
-    if seat_number is not None:
-        reveals = reveals.exclude(seat__number=seat_number)
-    reveals = list(reveals)
-    for event in reveals:
-        text = re.sub(r"\d+", lambda m: str(int(m.group()) + rng.randint(1, 3)), event.text)
-        event.text = text if text != event.text else f"{text} (perturbed)"
-        event.save(update_fields=["text"])
-    return plural(len(reveals), "inbox message") if reveals else None
+    changed = other_inboxes(game, seat_number, rng)
+    return plural(changed, "inbox message") if changed else None
