@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from games.platform.errors import RoundClosed
+from games.platform.errors import RoundClosed, StateChanged
 from games.platform.kit import RulesError
 from games.platform.models import Event, LedgerAccount, Submission
 from games.platform.services.rounds import round_resolve, submission_save
@@ -109,3 +109,10 @@ def test_round_results_reach_the_feed_and_the_inbox(tally, alice, bob):
     assert ("announcement", "Round 0 total: 3.") in texts
     assert ("reveal", "Round 0: you picked 3.") in texts
     assert tally.rounds.get(number=1).status == "open"
+
+
+@pytest.mark.parametrize("number", [-1, 2**31, 2**63])
+def test_a_save_for_a_round_number_no_round_can_have_is_refused(tally, alice, number):
+    # Found by the schema fuzz on Postgres: a number beyond the column's range is "not opened", not a 500.
+    with pytest.raises(StateChanged):
+        submission_save(seat=tally.seats.get(user=alice), round_number=number, payload={"number": 1})

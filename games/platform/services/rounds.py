@@ -7,6 +7,7 @@ import traceback
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.exceptions import EmptyResultSet
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -59,7 +60,10 @@ def _round_shared(game_id: int, number: int) -> Round | None:
     rows = Round.objects.filter(game_id=game_id, number=number)
     if connection.vendor != "postgresql":
         return rows.select_for_update().first()
-    sql, params = rows.query.sql_with_params()
+    try:
+        sql, params = rows.query.sql_with_params()
+    except EmptyResultSet:  # a number no round can have (beyond the column's range)
+        return None
     return next(iter(Round.objects.raw(f"{sql} FOR SHARE", params)), None)
 
 
