@@ -8,6 +8,8 @@ ERRORS = {
     "404": "Not there, or not visible to you.",
     "409": "The round closed or the state moved on (`closed_at` when a round closed).",
 }
+# Only where a request may carry a body (POST, PUT, PATCH): one the API cannot read (send JSON).
+BODY_ERRORS = {"415": "The body's content type is not one the API reads (send application/json)."}
 
 
 def document_errors(result, generator, request, public):
@@ -27,8 +29,9 @@ def document_errors(result, generator, request, public):
     }
     error = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
     for path in result.get("paths", {}).values():
-        for operation in path.values():
+        for method, operation in path.items():
             responses = operation.setdefault("responses", {})
-            for code, description in ERRORS.items():
+            errors = {**ERRORS, **BODY_ERRORS} if method in ("post", "put", "patch") else ERRORS
+            for code, description in errors.items():
                 responses.setdefault(code, {"description": description, "content": error})
     return result
