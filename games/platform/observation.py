@@ -12,7 +12,7 @@ from django.db.models import Exists, Q
 from django.http import Http404
 from django.utils import timezone
 
-from . import registry
+from . import registry, statements
 from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission
 from .registry import Viewer
 from .services.clocks import seconds_left
@@ -46,14 +46,10 @@ def seat_of_player(game_id: int, user) -> Seat | None:
     """
     if not getattr(user, "is_authenticated", False) or user.is_superuser:
         return None
-    hosting = Game.hosts.through.objects.filter(game_id=game_id, user_id=user.pk)
-    seat = (
-        Seat.objects.select_related("game__season")
-        .filter(game_id=game_id, user=user)
-        .annotate(hosts_it=Exists(hosting))
-        .first()
-    )
-    return None if seat is None or seat.hosts_it else seat
+    found = statements.player_seat(game_id, user.pk)
+    if found is None or found[1]:
+        return None
+    return found[0]
 
 
 def viewer_or_404(game: Game, user) -> Viewer:

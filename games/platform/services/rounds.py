@@ -7,11 +7,10 @@ import traceback
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.exceptions import EmptyResultSet
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 
-from .. import pagecache, registry
+from .. import pagecache, registry, statements
 from ..errors import NotReady, RoundClosed, StateChanged
 from ..models import Game, Round, Seat, Submission, TurnClock
 from .audit import audit
@@ -57,14 +56,7 @@ def _round_shared(game_id: int, number: int) -> Round | None:
     resolution's FOR UPDATE waits for them, and a save that waited behind a resolution reads the round
     again and finds it closed. SQLite has no row locks; its write transactions run one at a time anyway.
     """
-    rows = Round.objects.filter(game_id=game_id, number=number)
-    if connection.vendor != "postgresql":
-        return rows.select_for_update().first()
-    try:
-        sql, params = rows.query.sql_with_params()
-    except EmptyResultSet:  # a number no round can have (beyond the column's range)
-        return None
-    return next(iter(Round.objects.raw(f"{sql} FOR SHARE", params)), None)
+    return statements.round_shared(game_id, number)
 
 
 def _all_final(rnd: Round) -> bool:

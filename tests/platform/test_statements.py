@@ -1,0 +1,95 @@
+"""The precompiled reads of the hot paths (statements.py) give the rows and refusals the ORM gives."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.platform import statements
+from games.platform.models import Round, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def same_row(made, orm) -> None:
+    assert type(made) is type(orm)
+    for field in type(orm)._meta.concrete_fields:
+        assert getattr(made, field.attname) == getattr(orm, field.attname), field.name
+        assert type(getattr(made, field.attname)) is type(getattr(orm, field.attname)), field.name
+    assert made._state.adding is False and made._state.db == "default"
+
+
+def test_a_player_seat_is_the_orms_seat_with_its_game_and_season(tally, alice):
+    tally.state = {"canary": [1, 2], "nested": {"x": "y"}}
+    tally.save(update_fields=["state"])
+    seat, hosts_it = statements.player_seat(tally.pk, alice.pk)
+    same_row(seat, Seat.objects.get(game=tally, user=alice))
+    same_row(seat.game, type(tally).objects.get(pk=tally.pk))
+    same_row(seat.game.season, tally.season)
+    assert seat.game.state == {"canary": [1, 2], "nested": {"x": "y"}}  # JSON decoded, as the ORM does
+    assert hosts_it is False
+    with CaptureQueriesContext(connection) as captured:
+        assert seat.game.season.name == tally.season.name  # joined: no further query
+    assert not captured.captured_queries
+
+
+def test_a_seated_host_and_a_stranger_are_not_players_on_the_save_path(tally, alice, charlie):
+    tally.hosts.add(alice)
+    assert statements.player_seat(tally.pk, alice.pk)[1] is True
+    assert statements.player_seat(tally.pk, charlie.pk) is None
+    assert statements.player_seat(tally.pk + 1000, alice.pk) is None
+
+
+def test_the_round_read_for_a_save_is_the_orms_round(tally):
+    same_row(statements.round_shared(tally.pk, 0), Round.objects.get(game=tally, number=0))
+    assert statements.round_shared(tally.pk, 7) is None
+    for impossible in (-1, 10**9):  # beyond the column's range: no round, and no database error
+        assert statements.round_shared(tally.pk, impossible) is None
+
+
+def test_the_session_user_is_read_fresh_so_a_deactivated_player_is_out_at_once(tally, alice):
+    client = Client()
+    client.force_login(alice)
+    url = reverse("api-submission", args=[tally.id])
+    assert client.get(url).status_code == 200
+    alice.is_active = False
+    alice.save(update_fields=["is_active"])
+    assert client.get(url).status_code == 403
+
+
+def token_client(user) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+    return client
+
+
+def test_a_token_save_is_four_reads_and_writes(tally, alice, django_assert_num_queries):
+    client = token_client(alice)
+    url = reverse("api-submission", args=[tally.id])
+    body = {"round": 0, "payload": {"number": 4}}
+    # The token with its user, the seat with its game, the round's lock, the insert (and the savepoint
+    # around the save, which in production is its transaction).
+    with django_assert_num_queries(6):
+        response = client.post(url, body, format="json")
+    assert response.status_code == 201, response.content
+    assert Seat.objects.get(game=tally, user=alice).submissions.get().payload["number"] == 4
+
+
+def test_a_wrong_or_deactivated_token_is_refused_in_words(tally, alice):
+    url = reverse("api-submission", args=[tally.id])
+    body = {"round": 0, "payload": {"number": 4}}
+    stranger = APIClient()
+    stranger.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    refused = stranger.post(url, body, format="json")
+    # 403, not 401: the API's first way in is the session, whose refusal names no WWW-Authenticate scheme.
+    assert refused.status_code == 403 and refused.json()["detail"] == "Invalid token."
+    client = token_client(alice)
+    alice.is_active = False
+    alice.save(update_fields=["is_active"])
+    refused = client.post(url, body, format="json")
+    assert refused.status_code == 403 and refused.json()["detail"] == "User inactive or deleted."
