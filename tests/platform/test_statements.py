@@ -93,3 +93,12 @@ def test_a_wrong_or_deactivated_token_is_refused_in_words(tally, alice):
     alice.save(update_fields=["is_active"])
     refused = client.post(url, body, format="json")
     assert refused.status_code == 403 and refused.json()["detail"] == "User inactive or deleted."
+
+
+def test_a_player_who_logs_in_with_the_form_stays_logged_in(tally, alice):
+    client = Client()
+    response = client.post(reverse("login"), {"username": "alice", "password": "pw-alice"})
+    assert response.status_code == 302
+    # The session names this site's backend, whose user read is the precompiled one.
+    assert client.session["_auth_user_backend"] == "games.platform.auth.ModelBackend"
+    assert client.get(reverse("api-submission", args=[tally.id])).status_code == 200
