@@ -116,10 +116,8 @@ def _renew_now_and_on_commit(keys: list[str]) -> None:
     # After the commit is what makes it right: a page read between now and the commit may still see the
     # old data and store it under a stamp renewed now. Now as well, so that this transaction's own reads
     # (and tests, whose transactions never commit) see the change at once.
-    # Outside a transaction (a player's save commits by itself) the change is already committed: once.
     if enabled():
-        if transaction.get_connection().in_atomic_block:
-            _renew(keys)
+        _renew(keys)
         transaction.on_commit(lambda: _renew(keys))
 
 

@@ -1,7 +1,7 @@
 """The reads on the hottest paths, written once as SQL per process instead of compiled by the ORM each time.
 
 Building a query's SQL costs the ORM about a millisecond on a two-core machine: more than Postgres takes
-to answer it. A player's save ran four such reads (their token, their seat, the round) and every
+to answer it. A player's save ran four such reads (their token, their seat, the round's lock) and every
 logged-in page one (the session's user). The SQL here is generated from the models' own metadata (a new
 column joins it by itself), built once per database, and its rows become ordinary model instances through
 the same converters the ORM applies. Everything else goes through the ORM.
@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.models import Model
 
-from .models import Game, Round, Season, Seat, Submission
+from .models import Game, Round, Season, Seat
 
 
 @dataclass(frozen=True)
@@ -128,9 +128,11 @@ def _seat_hosted(q, c):
 
 
 def _round_body(q, c):
+    # FOR SHARE on Postgres (see rounds._round_shared); SQLite has no row locks and writes one at a time.
+    lock = " FOR SHARE" if c.vendor == "postgresql" else ""
     return (
         f"FROM {_table(Round, q)} r"
-        f" WHERE r.{_column(Round, 'game', q)} = %s AND r.{_column(Round, 'number', q)} = %s"
+        f" WHERE r.{_column(Round, 'game', q)} = %s AND r.{_column(Round, 'number', q)} = %s{lock}"
     )
 
 
@@ -139,7 +141,7 @@ _token_and_user = Statement(lambda: (Part(_token(), "t"), Part(get_user_model(),
 _player_seat = Statement(
     lambda: (Part(Seat, "s"), Part(Game, "g"), Part(Season, "n")), _seat_body, extra=_seat_hosted
 )
-_round_by_number = Statement(lambda: (Part(Round, "r"),), _round_body)
+_round_shared = Statement(lambda: (Part(Round, "r"),), _round_body)
 
 
 def user_by_id(user_id) -> Model | None:
@@ -167,62 +169,12 @@ def player_seat(game_id: int, user_id: int) -> tuple[Seat, bool] | None:
     return seat, bool(hosts_it)
 
 
-def round_by_number(game_id: int, number: int) -> Round | None:
-    """The game's round of that number (unlocked: a save re-checks it as it writes)."""
+def round_shared(game_id: int, number: int) -> Round | None:
+    """The game's round of that number, share-locked on Postgres until the transaction ends."""
     low, high = connections[DEFAULT_DB_ALIAS].ops.integer_field_range(
         Round._meta.get_field("number").get_internal_type()
     )
     if not low <= number <= high:  # a number no round can have (beyond the column's range)
         return None
-    found = _round_by_number.one([game_id, number])
+    found = _round_shared.one([game_id, number])
     return found[0] if found else None
-
-
-_insert_sql: dict[str, str] = {}
-
-
-def _submission_insert_sql(connection) -> str:
-    q = connection.ops.quote_name
-    columns = [_column(Submission, name, q) for name in ("round", "seat", "payload", "final", "created_at")]
-    # The round's row is share-locked by the same statement: a resolution holding it waits for this insert
-    # to commit (and counts it), or this insert waits for the resolution and, reading the round again,
-    # finds it closed and inserts nothing.
-    lock = " FOR SHARE" if connection.vendor == "postgresql" else ""
-    return (
-        f"INSERT INTO {_table(Submission, q)} ({', '.join(columns)})"
-        f" SELECT r.{q(Round._meta.pk.column)}, %s, %s, %s, %s FROM {_table(Round, q)} r"
-        f" WHERE r.{q(Round._meta.pk.column)} = %s AND r.{_column(Round, 'status', q)} = %s"
-        f" AND (r.{_column(Round, 'remaining_when_paused', q)} IS NOT NULL"
-        f" OR r.{_column(Round, 'closes_at', q)} > %s){lock}"
-        f" RETURNING {q(Submission._meta.pk.column)}"
-    )
-
-
-def submission_append_while_open(
-    rnd: Round, seat: Seat, payload: dict, final: bool, now
-) -> Submission | None:
-    """A new saved version, appended in one statement only if the round is still open (and, unless paused,
-    before its close) when the row is written; None if it no longer is. Outside a transaction the
-    statement is its own: the save commits with no BEGIN or COMMIT round trip."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    if connection.alias not in _insert_sql:
-        _insert_sql[connection.alias] = _submission_insert_sql(connection)
-    field = Submission._meta.get_field
-    params = [
-        seat.pk,
-        field("payload").get_db_prep_save(payload, connection),
-        field("final").get_db_prep_save(final, connection),
-        field("created_at").get_db_prep_save(now, connection),
-        rnd.pk,
-        Round.Status.OPEN.value,
-        Round._meta.get_field("closes_at").get_db_prep_value(now, connection),
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_insert_sql[connection.alias], params)
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    submission = Submission(pk=row[0], round=rnd, seat=seat, payload=payload, final=final, created_at=now)
-    submission._state.adding = False
-    submission._state.db = connection.alias
-    return submission

@@ -20,28 +20,26 @@ from .games import game_finish, outcome_apply, require_host, round_open
 log = logging.getLogger("games.platform.rounds")
 
 
+@transaction.atomic
 def submission_save(
     *, seat: Seat, round_number: int, payload: dict, final: bool = False, now=None
 ) -> Submission:
     """Save a new version of the seat's submission for the round, or refuse it: never accept and ignore.
 
-    The round is read to check and clean the submission, then the version is appended by one statement
-    that share-locks the round and writes only if it is still open: a save either commits before the
-    resolution reads the submissions (and counts), or waits for it and is refused with the closing time.
-    Saves of one round hold the share lock side by side; the resolution's FOR UPDATE waits for them.
+    The round row is locked, so a save either commits before the resolution reads the submissions (and
+    counts) or sees the round closed (and is refused with the closing time).
     """
     now = now or timezone.now()
-    rnd = statements.round_by_number(seat.game_id, round_number)
+    rnd = _round_shared(seat.game_id, round_number)
     if rnd is None:
         raise StateChanged(f"Round {round_number} has not opened.")
-    _require_open(rnd, now)
+    if rnd.status != Round.Status.OPEN:
+        raise RoundClosed(rnd.resolved_at or rnd.closes_at)
+    if rnd.remaining_when_paused is None and now >= rnd.closes_at:
+        raise RoundClosed(rnd.closes_at)
     game = seat.game
     cleaned = registry.get(game.game_type).clean_submission(game, seat, rnd, payload)
-    submission = statements.submission_append_while_open(rnd, seat, cleaned, final, now)
-    if submission is None:  # closed between the read and the write: say when
-        rnd.refresh_from_db()
-        _require_open(rnd, now)
-        raise RoundClosed(rnd.resolved_at or rnd.closes_at)
+    submission = Submission.objects.create(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
     pagecache.seat_changed(seat)
     if final and game.settings.get("close_when_all_final") and _all_final(rnd):
         from ..tasks import resolve_round
@@ -50,11 +48,15 @@ def submission_save(
     return submission
 
 
-def _require_open(rnd: Round, now) -> None:
-    if rnd.status != Round.Status.OPEN:
-        raise RoundClosed(rnd.resolved_at or rnd.closes_at)
-    if rnd.remaining_when_paused is None and now >= rnd.closes_at:
-        raise RoundClosed(rnd.closes_at)
+def _round_shared(game_id: int, number: int) -> Round | None:
+    """The round, locked against its resolution but not against other players' saves.
+
+    On Postgres a FOR SHARE lock: saves of one round hold it side by side (a durable commit takes
+    milliseconds, and an exclusive lock would queue every player's save behind the others'), while the
+    resolution's FOR UPDATE waits for them, and a save that waited behind a resolution reads the round
+    again and finds it closed. SQLite has no row locks; its write transactions run one at a time anyway.
+    """
+    return statements.round_shared(game_id, number)
 
 
 def _all_final(rnd: Round) -> bool:
