@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db.models import Exists, Q
+from django.db.models import Q
 from django.http import Http404
 from django.utils import timezone
 
@@ -26,12 +26,14 @@ def viewer_for(game: Game, user) -> Viewer | None:
     """The user's role in the game, or None when the game is not theirs to see at all."""
     if getattr(user, "is_authenticated", False):
         # One query for a player (their seat, and whether they also host it: a host added after seating).
-        hosting = Game.hosts.through.objects.filter(game_id=game.pk, user_id=user.pk)
-        seat = Seat.objects.filter(game=game, user=user).annotate(hosts_it=Exists(hosting)).first()
-        if user.is_superuser or (seat.hosts_it if seat is not None else hosting.exists()):
+        found = statements.player_seat(game.pk, user.pk)
+        seat, hosts_it = found if found is not None else (None, None)
+        if hosts_it is None:
+            hosts_it = Game.hosts.through.objects.filter(game_id=game.pk, user_id=user.pk).exists()
+        if user.is_superuser or hosts_it:
             return Viewer(role="host", user=user)
         if seat is not None:
-            seat.game = game
+            seat.game = game  # the caller's game: what it has read or changed stays in one object
             return Viewer(role="player", seat=seat, user=user)
         return Viewer(role="spectator", user=user)
     if game.public:

@@ -128,7 +128,7 @@ def _seat_hosted(q, c):
 
 
 def _round_body(q, c):
-    # FOR SHARE on Postgres (see rounds._round_shared); SQLite has no row locks and writes one at a time.
+    # FOR SHARE on Postgres (see round_shared); SQLite has no row locks and writes one at a time anyway.
     lock = " FOR SHARE" if c.vendor == "postgresql" else ""
     return (
         f"FROM {_table(Round, q)} r"
@@ -170,7 +170,13 @@ def player_seat(game_id: int, user_id: int) -> tuple[Seat, bool] | None:
 
 
 def round_shared(game_id: int, number: int) -> Round | None:
-    """The game's round of that number, share-locked on Postgres until the transaction ends."""
+    """The game's round of that number, locked against its resolution but not against other players' saves.
+
+    On Postgres a FOR SHARE lock until the transaction ends: saves of one round hold it side by side (a
+    durable commit takes milliseconds, and an exclusive lock would queue every player's save behind the
+    others'), while the resolution's FOR UPDATE waits for them, and a save that waited behind a resolution
+    reads the round again and finds it closed.
+    """
     low, high = connections[DEFAULT_DB_ALIAS].ops.integer_field_range(
         Round._meta.get_field("number").get_internal_type()
     )

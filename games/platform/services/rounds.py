@@ -30,7 +30,7 @@ def submission_save(
     counts) or sees the round closed (and is refused with the closing time).
     """
     now = now or timezone.now()
-    rnd = _round_shared(seat.game_id, round_number)
+    rnd = statements.round_shared(seat.game_id, round_number)
     if rnd is None:
         raise StateChanged(f"Round {round_number} has not opened.")
     if rnd.status != Round.Status.OPEN:
@@ -46,17 +46,6 @@ def submission_save(
 
         transaction.on_commit(lambda: resolve_round.delay(rnd.pk, True))
     return submission
-
-
-def _round_shared(game_id: int, number: int) -> Round | None:
-    """The round, locked against its resolution but not against other players' saves.
-
-    On Postgres a FOR SHARE lock: saves of one round hold it side by side (a durable commit takes
-    milliseconds, and an exclusive lock would queue every player's save behind the others'), while the
-    resolution's FOR UPDATE waits for them, and a save that waited behind a resolution reads the round
-    again and finds it closed. SQLite has no row locks; its write transactions run one at a time anyway.
-    """
-    return statements.round_shared(game_id, number)
 
 
 def _all_final(rnd: Round) -> bool:
