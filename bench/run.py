@@ -18,6 +18,7 @@ import json
 import multiprocessing
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -167,6 +168,47 @@ def _drive_part(port, case, indexes, stop_at, max_requests, queue) -> None:
     queue.put((latencies, errors))
 
 
+def cpu_seconds(server_pid: int) -> dict[str, float]:
+    """CPU seconds used so far by each part of the machine under load, read from /proc (Linux).
+
+    The site (gunicorn's arbiter and workers), Postgres, Redis, the load driver (this process's finished
+    children: the driving processes are joined before the reading after a case) and the machine as a whole,
+    so each case can say where its two cores went.
+    """
+    tick = os.sysconf("SC_CLK_TCK")
+    used = {"site": 0.0, "postgres": 0.0, "redis": 0.0}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                raw = f.read()
+        except OSError:  # the process ended between the listing and the reading
+            continue
+        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+        fields = raw[raw.rindex(")") + 2 :].split()
+        ppid, seconds = int(fields[1]), (int(fields[11]) + int(fields[12])) / tick
+        if int(entry.name) == server_pid or ppid == server_pid:
+            used["site"] += seconds
+        elif comm == "postgres":
+            used["postgres"] += seconds
+        elif comm.startswith("redis-server"):
+            used["redis"] += seconds
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    used["driver"] = children.ru_utime + children.ru_stime
+    with open("/proc/stat") as f:
+        total = [int(x) for x in f.readline().split()[1:]]
+    used["machine_busy"] = (sum(total) - total[3] - total[4]) / tick  # all but idle and iowait
+    return used
+
+
+def cpu_per_request(before: dict, after: dict, row: dict) -> dict:
+    """Each part's CPU milliseconds per request during one case (and the machine's, idle time left out)."""
+    if not row.get("requests"):
+        return {}
+    return {part: round(1000 * (after[part] - before[part]) / row["requests"], 3) for part in before}
+
+
 def cases_for(world: dict) -> list[Case]:
     game, cookie = world["game_id"], world["cookie_name"]
     players = len(world["player_cookies"])
@@ -269,7 +311,10 @@ def main(argv=None) -> int:
             drive(args.port, case, max(concurrency), 0.5, 200)
             results[case.name] = {}
             for clients in concurrency:
-                results[case.name][str(clients)] = drive(args.port, case, clients, seconds, max_requests)
+                before = cpu_seconds(server.pid)
+                row = drive(args.port, case, clients, seconds, max_requests)
+                row["cpu_ms_per_request"] = cpu_per_request(before, cpu_seconds(server.pid), row)
+                results[case.name][str(clients)] = row
     finally:
         server.terminate()
         try:
@@ -351,6 +396,13 @@ def print_table(report: dict) -> None:
                 f"{name:22} {clients:>7} {row.get('rps', 0):>9} {row.get('p50_ms', '-'):>8}"
                 f" {row.get('p99_ms', '-'):>8} {ratio:>6} {row.get('errors', 0):>6}"
             )
+    parts = ("site", "postgres", "redis", "driver", "machine_busy")
+    heads = "".join(f" {h:>7}" for h in ("site", "pg", "redis", "driver", "all"))
+    print(f"{'CPU ms per request':22} {'clients':>7}{heads}")
+    for name, by_clients in report["results"].items():
+        for clients, row in by_clients.items():
+            cpu = row.get("cpu_ms_per_request") or {}
+            print(f"{name:22} {clients:>7}" + "".join(f" {cpu.get(p, '-'):>7}" for p in parts))
     print(f"{'resolution of':22} {'players':>7} {'median ms':>9} {'max ms':>8} {'queries':>8}")
     for slug, row in report["resolution"].items():
         print(f"{slug:22} {row['players']:>7} {row['median_ms']:>9} {row['max_ms']:>8} {row['queries']:>8}")

@@ -103,6 +103,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_fla
     # Django's own psycopg pool (used by the benchmark and production); tests open plain connections.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 8}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_PREPARE", True):
+    # Parameters bound by the server, and each statement a connection has run twice kept prepared on it
+    # (parsed and planned once): the same few statements answer every save and page, and planning them
+    # cost Postgres more than running them. Off (GENIUS_DB_PREPARE=0) behind a pooler that cannot keep
+    # prepared statements (PgBouncer in transaction mode); Django's own pool keeps its connections.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Worker, beat and web share one file: wait for a lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
