@@ -1,17 +1,19 @@
-"""The precompiled reads of the hot paths (statements.py) give the rows and refusals the ORM gives."""
+"""The precompiled statements of the hot paths (statements.py) give the rows and refusals the ORM gives."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
+from django.db.models.signals import post_save
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from games.platform import statements
-from games.platform.models import Round, Seat
+from games.platform.models import Round, Seat, Submission
 
 pytestmark = pytest.mark.django_db
 
@@ -102,3 +104,47 @@ def test_a_player_who_logs_in_with_the_form_stays_logged_in(tally, alice):
     # The session names this site's backend, whose user read is the precompiled one.
     assert client.session["_auth_user_backend"] == "games.platform.auth.ModelBackend"
     assert client.get(reverse("api-submission", args=[tally.id])).status_code == 200
+
+
+def test_a_submission_insert_stores_what_the_orm_stores(tally, alice):
+    seat, rnd = Seat.objects.get(game=tally, user=alice), Round.objects.get(game=tally, number=0)
+    at = timezone.now()
+    payload = {"number": 4, "note": 'a "quoted" word', "nested": {"list": [1, None, True]}}
+    made = statements.submission_insert(
+        Submission(round=rnd, seat=seat, payload=payload, final=True, created_at=at)
+    )
+    assert made.pk is not None and made._state.adding is False and made._state.db == "default"
+    by_orm = Submission.objects.create(round=rnd, seat=seat, payload=payload, final=True, created_at=at)
+    stored, expected = Submission.objects.get(pk=made.pk), Submission.objects.get(pk=by_orm.pk)
+    for field in Submission._meta.concrete_fields:
+        if not field.primary_key:
+            assert getattr(stored, field.attname) == getattr(expected, field.attname), field.name
+    assert stored.payload == payload and stored.created_at == at
+
+
+def test_a_model_with_save_listeners_is_inserted_by_the_orm(tally, alice):
+    heard = []
+
+    def listener(sender, instance, created, **kwargs):
+        heard.append((instance.pk, created))
+
+    post_save.connect(listener, sender=Submission)
+    try:
+        made = statements.submission_insert(
+            Submission(
+                round=Round.objects.get(game=tally, number=0), seat=Seat.objects.get(game=tally, user=alice)
+            )
+        )
+    finally:
+        post_save.disconnect(listener, sender=Submission)
+    assert heard == [(made.pk, True)]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="prepared statements are Postgres's")
+def test_a_statement_run_again_on_a_connection_is_prepared_there(alice):
+    for _ in range(3):
+        assert statements.user_by_id(alice.pk) == alice
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any(alice._meta.db_table in sql for sql in prepared), prepared

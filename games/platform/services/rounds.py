@@ -39,7 +39,9 @@ def submission_save(
         raise RoundClosed(rnd.closes_at)
     game = seat.game
     cleaned = registry.get(game.game_type).clean_submission(game, seat, rnd, payload)
-    submission = Submission.objects.create(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
+    submission = statements.submission_insert(
+        Submission(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
+    )
     pagecache.seat_changed(seat)
     if final and game.settings.get("close_when_all_final") and _all_final(rnd):
         from ..tasks import resolve_round
