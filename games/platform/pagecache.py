@@ -112,20 +112,22 @@ def _renew(keys: list[str]) -> None:
         cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
 
 
-def _renew_now_and_on_commit(keys: list[str]) -> None:
-    # After the commit is what makes it right: a page read between now and the commit may still see the
-    # old data and store it under a stamp renewed now. Now as well, so that this transaction's own reads
-    # (and tests, whose transactions never commit) see the change at once.
+def _renew_after_commit(keys: list[str]) -> None:
+    # After the commit is what makes it right: a page read before the commit may still see the old data
+    # and store it under the old stamp, which nobody asks for once it is renewed. Now as well only when this
+    # transaction sits inside another (a caller's, or a test's, which never commits): reads in the outer
+    # one already see the change. A save on its own, the hot path, writes once.
     if enabled():
-        _renew(keys)
+        if len(transaction.get_connection().atomic_blocks) > 1:
+            _renew(keys)
         transaction.on_commit(lambda: _renew(keys))
 
 
 def seat_changed(seat) -> None:
     """A player's own saved submission moved: their cached pages are out of date."""
-    _renew_now_and_on_commit([f"stamp:seat:{seat.game_id}:{seat.user_id}"])
+    _renew_after_commit([f"stamp:seat:{seat.game_id}:{seat.user_id}"])
 
 
 def ledger_changed(season_id: int, user_ids) -> None:
     """Balances moved: the owners' cached pages in that season are out of date."""
-    _renew_now_and_on_commit([f"stamp:ledger:{season_id}:{uid}" for uid in set(user_ids)])
+    _renew_after_commit([f"stamp:ledger:{season_id}:{uid}" for uid in set(user_ids)])

@@ -10,10 +10,11 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from games.platform import pagecache
 from games.platform.models import Game
 from games.platform.services import games as game_services
 from games.platform.services import rounds
@@ -173,3 +174,24 @@ def test_the_page_after_ones_own_move_reads_the_version_now(tally, alice, hank, 
     assert "A clarification" in fresh
     response = client.post(f"/games/{tally.id}/", {"round_number": 0, "number": 1, "save": "1"})
     assert response["Location"].endswith("?fresh=1")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_save_on_its_own_renews_its_stamp_once_after_its_commit(tally, alice, monkeypatch):
+    renewed = []
+    real_renew = pagecache._renew
+
+    def renew(keys):
+        renewed.append((keys, connection.in_atomic_block))
+        real_renew(keys)
+
+    monkeypatch.setattr(pagecache, "_renew", renew)
+    seat = tally.seats.get(user=alice)
+    rounds.submission_save(seat=seat, round_number=0, payload={"number": 4})
+    stamp = [f"stamp:seat:{tally.id}:{alice.id}"]
+    assert renewed == [(stamp, False)]  # once, and after the commit
+    renewed.clear()
+    with transaction.atomic():  # inside a caller's transaction: now (for its own reads), and after it
+        rounds.submission_save(seat=seat, round_number=0, payload={"number": 5})
+        assert renewed == [(stamp, True)]
+    assert renewed == [(stamp, True), (stamp, False)]
