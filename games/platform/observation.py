@@ -25,12 +25,15 @@ RECENT_EVENTS = 200
 def viewer_for(game: Game, user) -> Viewer | None:
     """The user's role in the game, or None when the game is not theirs to see at all."""
     if getattr(user, "is_authenticated", False):
+        if user.is_superuser:
+            return Viewer(role="host", user=user)
         # One query for a player (their seat, and whether they also host it: a host added after seating).
         found = statements.player_seat(game.pk, user.pk)
-        seat, hosts_it = found if found is not None else (None, None)
-        if hosts_it is None:
-            hosts_it = Game.hosts.through.objects.filter(game_id=game.pk, user_id=user.pk).exists()
-        if user.is_superuser or hosts_it:
+        if found is not None:
+            seat, hosts_it = found
+        else:
+            seat, hosts_it = None, Game.hosts.through.objects.filter(game=game, user=user).exists()
+        if hosts_it:
             return Viewer(role="host", user=user)
         if seat is not None:
             seat.game = game  # the caller's game: what it has read or changed stays in one object

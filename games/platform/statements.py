@@ -29,6 +29,13 @@ class Part:
     alias: str
 
 
+def _compiled_for(store: dict[str, tuple], connection, compile: Callable) -> tuple:
+    """What a statement compiles from the models, kept per database alias (quoting and converters differ)."""
+    if connection.alias not in store:
+        store[connection.alias] = compile(connection)
+    return store[connection.alias]
+
+
 class Statement:
     """A one-row SELECT of whole model rows (and extra columns after them), compiled once per database.
 
@@ -63,9 +70,7 @@ class Statement:
     def one(self, params: list, using: str = DEFAULT_DB_ALIAS) -> tuple | None:
         """The models of the first row (then its extra columns), or None when there is no row."""
         connection = connections[using]
-        if connection.alias not in self._compiled:
-            self._compiled[connection.alias] = self._compile(connection)
-        sql, parts, converters = self._compiled[connection.alias]
+        sql, parts, converters = _compiled_for(self._compiled, connection, self._compile)
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             row = cursor.fetchone()
@@ -116,9 +121,7 @@ class Insert:
         ):
             obj.save(force_insert=True, using=using)
             return obj
-        if connection.alias not in self._compiled:
-            self._compiled[connection.alias] = self._compile(connection)
-        sql, fields = self._compiled[connection.alias]
+        sql, fields = _compiled_for(self._compiled, connection, self._compile)
         params = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields]
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
