@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.platform.models import Game
+from games.platform.observation import current_round
 
 from .rules import full_view, public_view, seat_view
 from .store import load, seat_names
@@ -111,7 +112,7 @@ def observe(game: Game, viewer) -> dict:
     if viewer.role == "host" or game.status == Game.Status.FINISHED:
         view = _everything(game, state, names)
         if viewer.role == "host" and game.status != Game.Status.FINISHED:
-            view["heat_guesses_to_judge"] = heat_guesses(game, game.rounds.order_by("-number").first())
+            view["heat_guesses_to_judge"] = heat_guesses(game, current_round(game))
         return view | {"started": True, "viewer_role": viewer.role}
     if viewer.role == "player" and state.phase.value == "playing":
         return _player(game, state, viewer.seat.number, names) | {"started": True, "viewer_role": "player"}

@@ -7,6 +7,7 @@ import re
 
 from games.platform.kit import Announce, Reveal, RulesError
 from games.platform.models import Game
+from games.platform.observation import seats_with_players
 
 from .rules import Settings, State, state_from_json, state_to_json
 
@@ -37,7 +38,7 @@ def dump(state: State) -> dict:
 
 
 def seat_names(game: Game) -> dict[int, str]:
-    return {seat.number: seat.user.username for seat in game.seats.select_related("user")}
+    return {seat.number: seat.user.username for seat in seats_with_players(game)}
 
 
 def with_names(game: Game, events: list) -> list:

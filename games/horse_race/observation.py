@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.platform.models import Game
+from games.platform.observation import current_round
 from games.platform.registry import Viewer
 
 from . import decisions
@@ -31,7 +32,7 @@ def observe(game: Game, viewer: Viewer) -> dict:
     if seat is not None and not state.over:
         view["trade_partners"] = [{"seat": s, "name": n} for s, n in names.items() if s != seat]
         view["horse_letters"] = list(HORSES)
-    current = game.rounds.order_by("-number").first()
+    current = current_round(game)
     if state.over and current is not None and current.number > ROUNDS and current.status == "open":
         view["decision"] = decisions.describe(game, state, current.number, seat)
     if everything:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from games.platform.kit import RulesError
 from games.platform.models import Game
+from games.platform.observation import seats_with_players
 
 from .rules import ROUNDS, Settings, State, state_from_json, state_to_json
 
@@ -27,4 +28,4 @@ def dump(state: State) -> dict:
 
 
 def seat_names(game: Game) -> dict[int, str]:
-    return {seat.number: seat.user.username for seat in game.seats.select_related("user")}
+    return {seat.number: seat.user.username for seat in seats_with_players(game)}

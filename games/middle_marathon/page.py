@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.platform.models import Seat, TurnClock
+from games.platform.models import Seat
+from games.platform.observation import seats_with_players, turn_clock
 
 from . import rules
 from .rules.pieces import seat_name
@@ -17,7 +18,7 @@ def page_view(game, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[s
 
     `legal` is empty unless the viewer is the player the game waits on: the page offers nothing else.
     """
-    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("number"))
+    seats = seats_with_players(game)
     names = [seat.user.username for seat in seats]
     view = dict(view)
     view["started"] = True
@@ -43,7 +44,7 @@ def page_view(game, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[s
 
 def player_rows(game, seats: list[Seat], view: dict[str, Any]) -> list[dict[str, Any]]:
     """Each player's colour, points so far, cards in hand (how many) and both parts of their time."""
-    clock = TurnClock.objects.filter(game=game).first()
+    clock = turn_clock(game)
     banked = (clock.banked or {}) if clock is not None else {}
     return [
         {

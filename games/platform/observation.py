@@ -6,6 +6,7 @@ never read hidden models themselves.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db.models import Q
@@ -13,7 +14,7 @@ from django.http import Http404
 from django.utils import timezone
 
 from . import registry, statements
-from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission
+from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission, TurnClock
 from .registry import Viewer
 from .services.clocks import seconds_left
 from .services.commitment import commitment_check
@@ -86,8 +87,39 @@ def event_dict(event: Event) -> dict:
     }
 
 
+@contextmanager
+def reading(game: Game):
+    """While one reading of `game` is made (an observation, or a page: its observation and its form), the
+    game's seats, latest round and turn clock are read once: the platform's part and the game type's own view ask the
+    same questions. Only for that while: after it, a service may seat a player or open a round on the same
+    object, and the next reading must see it."""
+    if hasattr(game, "_reading"):  # inside a reading already: its answers stand
+        yield
+        return
+    game._reading = {}
+    try:
+        yield
+    finally:
+        del game._reading
+
+
+def _read_once(game: Game, what: str, read):
+    memo = getattr(game, "_reading", None)
+    if memo is None:
+        return read()
+    if what not in memo:
+        memo[what] = read()
+    return memo[what]
+
+
+def seats_with_players(game: Game) -> list[Seat]:
+    """The game's seats in seat order, each with its player (a game type's view names them too)."""
+    return _read_once(game, "seats", lambda: list(game.seats.select_related("user")))
+
+
 def current_round(game: Game) -> Round | None:
-    return game.rounds.order_by("-number").first()
+    """The game's latest round, open or not."""
+    return _read_once(game, "round", lambda: game.rounds.order_by("-number").first())
 
 
 def round_dict(rnd: Round | None, now) -> dict | None:
@@ -106,8 +138,15 @@ def round_dict(rnd: Round | None, now) -> dict | None:
     }
 
 
+def turn_clock(game: Game) -> TurnClock | None:
+    """The live match's turn clock, with the seat and player it waits on."""
+    return _read_once(
+        game, "clock", lambda: TurnClock.objects.select_related("seat__user").filter(game=game).first()
+    )
+
+
 def clock_dict(game: Game, now) -> dict | None:
-    clock = getattr(game, "clock", None) if hasattr(game, "clock") else None
+    clock = turn_clock(game)
     if clock is None or clock.seat_id is None:
         return None
     left = seconds_left(clock, now)
@@ -123,9 +162,14 @@ def clock_dict(game: Game, now) -> dict | None:
 
 def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
     """Everything `viewer` may know about `game`, as plain data."""
+    with reading(game):
+        return _observation(game, viewer, after_event)
+
+
+def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
     now = timezone.now()
     kind = registry.get(game.game_type)
-    seats = list(game.seats.select_related("user"))
+    seats = seats_with_players(game)
     rnd = current_round(game)
     # The latest events only: a long game's page stays light; the feed API and the history have them all.
     recent = visible_events(game, viewer).filter(id__gt=after_event).order_by("-id")[:RECENT_EVENTS]

@@ -33,7 +33,7 @@ from .models import (
     Season,
     SeasonPlayer,
 )
-from .observation import history, observe, viewer_or_404, visible_games
+from .observation import current_round, history, observe, reading, viewer_or_404, visible_games
 from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
@@ -69,7 +69,9 @@ def _form_for(game, viewer, obs, data=None):
         return None
     kind = registry.get(game.game_type)
     saved = (obs.get("submission") or {}).get("payload")
-    round_obj = game.rounds.get(number=rnd["number"])
+    round_obj = current_round(game)  # the observation's own, inside the page's reading
+    if round_obj is None or round_obj.number != rnd["number"]:
+        round_obj = game.rounds.get(number=rnd["number"])
     return kind.submission_form(game, viewer.seat, round_obj, data=data, initial=saved)
 
 
@@ -90,8 +92,9 @@ def game_page(request, game_id: int):
             # "fresh": the page after one's own move reads the game's version now, not a second-old copy.
             return redirect(reverse("game", args=[game.id]) + "?fresh=1")
         game.refresh_from_db()
-    obs = observe(game, viewer)
-    context = _page_context(game, obs, form or _form_for(game, viewer, obs))
+    with reading(game):
+        obs = observe(game, viewer)
+        context = _page_context(game, obs, form or _form_for(game, viewer, obs))
     if request.htmx and request.htmx.target == "round-form":
         return render(request, "platform/game.html#round_form", context)
     # A form with errors is this request's own: it is never cached.
@@ -116,8 +119,9 @@ def _game_page_read(request, game_id: int):
     if body is None:
         viewer = viewer or viewer_or_404(light, request.user)
         game, viewer = _full_game(game_id, viewer)
-        obs = observe(game, viewer)
-        context = _page_context(game, obs, _form_for(game, viewer, obs))
+        with reading(game):
+            obs = observe(game, viewer)
+            context = _page_context(game, obs, _form_for(game, viewer, obs))
         body = _render_cacheable(request, "platform/game.html#body", context, look.slot)
     return render(request, "platform/game_page.html", {"title": light.name, "body": body})
 

@@ -27,8 +27,7 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
         clock.save()
         return clock
     seat = Seat.objects.get(game=game, number=pending.seat_number)
-    key = (pending.kind, pending.seat_number, pending.turn_key)
-    if clock.seat_id and (clock.kind, clock_seat_number(clock), clock.turn_key) == key:
+    if (clock.kind, clock.seat_id, clock.turn_key) == (pending.kind, seat.pk, pending.turn_key):
         return clock  # nothing moved on: the same decision keeps its deadline
     banked = dict(clock_banked(clock))
     if pending.turn_key != clock.turn_key or not pending.turn_key:
