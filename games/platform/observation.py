@@ -90,9 +90,9 @@ def event_dict(event: Event) -> dict:
 @contextmanager
 def reading(game: Game):
     """While one reading of `game` is made (an observation, or a page: its observation and its form), the
-    game's seats, latest round and turn clock are read once: the platform's part and the game type's own view ask the
-    same questions. Only for that while: after it, a service may seat a player or open a round on the same
-    object, and the next reading must see it."""
+    game's seats, latest round and turn clock are read once: the platform's part and the game type's own
+    view ask the same questions. Only for that while: after it, a service may seat a player or open a round
+    on the same object, and the next reading must see it."""
     if hasattr(game, "_reading"):  # inside a reading already: its answers stand
         yield
         return
