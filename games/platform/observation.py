@@ -281,7 +281,7 @@ def history(game: Game) -> dict:
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         },
-        "players": [{"seat": s.number, "name": s.user.username} for s in game.seats.select_related("user")],
+        "players": [{"seat": s.number, "name": s.user.username} for s in seats_with_players(game)],
         "rounds": [
             {
                 "number": n,

@@ -33,7 +33,15 @@ from .models import (
     Season,
     SeasonPlayer,
 )
-from .observation import current_round, history, observe, reading, viewer_or_404, visible_games
+from .observation import (
+    current_round,
+    history,
+    observe,
+    reading,
+    seats_with_players,
+    viewer_or_404,
+    visible_games,
+)
 from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
@@ -69,10 +77,8 @@ def _form_for(game, viewer, obs, data=None):
         return None
     kind = registry.get(game.game_type)
     saved = (obs.get("submission") or {}).get("payload")
-    round_obj = current_round(game)  # the observation's own, inside the page's reading
-    if round_obj is None or round_obj.number != rnd["number"]:
-        round_obj = game.rounds.get(number=rnd["number"])
-    return kind.submission_form(game, viewer.seat, round_obj, data=data, initial=saved)
+    # The round `obs` shows: every caller reads the observation and the form in one reading.
+    return kind.submission_form(game, viewer.seat, current_round(game), data=data, initial=saved)
 
 
 @require_http_methods(["GET", "POST"])
@@ -201,8 +207,9 @@ def _save_submission(request, game, viewer):
     if viewer.role != "player":
         messages.error(request, "Only a player of this game can submit.")
         return None
-    obs = observe(game, viewer)
-    form = _form_for(game, viewer, obs, data=request.POST)
+    with reading(game):
+        obs = observe(game, viewer)
+        form = _form_for(game, viewer, obs, data=request.POST)
     if form is None:
         messages.error(request, "The round is closed; nothing was saved.")
         return None
@@ -368,7 +375,7 @@ def chat_list(request, game_id: int):
     """The pair chats the viewer may open: a player's with each other player; a host's, every pair."""
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
-    seats = list(game.seats.select_related("user"))
+    seats = seats_with_players(game)
     if viewer.role == "player":
         pairs = [(viewer.seat, other) for other in seats if other.pk != viewer.seat.pk]
     elif viewer.role == "host":
