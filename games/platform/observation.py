@@ -9,11 +9,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 from datetime import timedelta
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.utils import timezone
 
-from . import registry, statements
+from . import registry
 from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission, TurnClock
 from .registry import Viewer
 from .services.clocks import seconds_left
@@ -29,11 +29,8 @@ def viewer_for(game: Game, user) -> Viewer | None:
         if user.is_superuser:
             return Viewer(role="host", user=user)
         # One query for a player (their seat, and whether they also host it: a host added after seating).
-        found = statements.player_seat(game.pk, user.pk)
-        if found is not None:
-            seat, hosts_it = found
-        else:
-            seat, hosts_it = None, Game.hosts.through.objects.filter(game=game, user=user).exists()
+        seat = player_seat(game.pk, user)
+        hosts_it = seat.hosts_it if seat is not None else game.hosts.filter(pk=user.pk).exists()
         if hosts_it:
             return Viewer(role="host", user=user)
         if seat is not None:
@@ -45,6 +42,18 @@ def viewer_for(game: Game, user) -> Viewer | None:
     return None
 
 
+def player_seat(game_id: int, user) -> Seat | None:
+    """The user's seat in the game with its game and season, and `hosts_it` (whether they also host the
+    game), in one query; None when they have no seat."""
+    hosted = Game.hosts.through.objects.filter(game_id=OuterRef("game_id"), user_id=OuterRef("user_id"))
+    return (
+        Seat.objects.select_related("game__season")
+        .annotate(hosts_it=Exists(hosted))
+        .filter(game_id=game_id, user_id=user.pk)
+        .first()
+    )
+
+
 def seat_of_player(game_id: int, user) -> Seat | None:
     """The user's seat with its game and season, in one query, when they play (and do not host) the game.
 
@@ -52,10 +61,10 @@ def seat_of_player(game_id: int, user) -> Seat | None:
     """
     if not getattr(user, "is_authenticated", False) or user.is_superuser:
         return None
-    found = statements.player_seat(game_id, user.pk)
-    if found is None or found[1]:
+    seat = player_seat(game_id, user)
+    if seat is None or seat.hosts_it:
         return None
-    return found[0]
+    return seat
 
 
 def viewer_or_404(game: Game, user) -> Viewer:

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import pagecache, registry, statements
+from .. import pagecache, registry
 from ..errors import NotReady, RoundClosed, StateChanged
 from ..models import Game, Round, Seat, Submission, TurnClock
 from .audit import audit
@@ -26,11 +26,17 @@ def submission_save(
 ) -> Submission:
     """Save a new version of the seat's submission for the round, or refuse it: never accept and ignore.
 
-    The round row is locked, so a save either commits before the resolution reads the submissions (and
-    counts) or sees the round closed (and is refused with the closing time).
+    The round row is locked (FOR NO KEY UPDATE), so a save either commits before the resolution reads the
+    submissions (and counts) or sees the round closed (and is refused with the closing time). The ORM has
+    no shared row lock, so the saves of one round also queue behind each other for the few milliseconds of
+    their commits: a round has at most ten players.
     """
     now = now or timezone.now()
-    rnd = statements.round_shared(seat.game_id, round_number)
+    rnd = (
+        Round.objects.select_for_update(no_key=True)
+        .filter(game_id=seat.game_id, number=round_number)
+        .first()
+    )
     if rnd is None:
         raise StateChanged(f"Round {round_number} has not opened.")
     if rnd.status != Round.Status.OPEN:
@@ -39,8 +45,8 @@ def submission_save(
         raise RoundClosed(rnd.closes_at)
     game = seat.game
     cleaned = registry.get(game.game_type).clean_submission(game, seat, rnd, payload)
-    submission = statements.submission_insert(
-        Submission(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
+    submission = Submission.objects.create(
+        round=rnd, seat=seat, payload=cleaned, final=final, created_at=now
     )
     pagecache.seat_changed(seat)
     if final and game.settings.get("close_when_all_final") and _all_final(rnd):
