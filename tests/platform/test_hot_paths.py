@@ -1,4 +1,4 @@
-"""The hot paths (a player's save, a logged-in page) through the ORM and Django's and DRF's own authentication."""
+"""The hot paths (a save, a logged-in page) through the ORM and Django's and DRF's own authentication."""
 
 from __future__ import annotations
 

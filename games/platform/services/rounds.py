@@ -33,9 +33,7 @@ def submission_save(
     """
     now = now or timezone.now()
     rnd = (
-        Round.objects.select_for_update(no_key=True)
-        .filter(game_id=seat.game_id, number=round_number)
-        .first()
+        Round.objects.select_for_update(no_key=True).filter(game_id=seat.game_id, number=round_number).first()
     )
     if rnd is None:
         raise StateChanged(f"Round {round_number} has not opened.")
@@ -45,9 +43,7 @@ def submission_save(
         raise RoundClosed(rnd.closes_at)
     game = seat.game
     cleaned = registry.get(game.game_type).clean_submission(game, seat, rnd, payload)
-    submission = Submission.objects.create(
-        round=rnd, seat=seat, payload=cleaned, final=final, created_at=now
-    )
+    submission = Submission.objects.create(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
     pagecache.seat_changed(seat)
     if final and game.settings.get("close_when_all_final") and _all_final(rnd):
         from ..tasks import resolve_round
