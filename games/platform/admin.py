@@ -484,7 +484,7 @@ class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
 
     @admin.action(description="Create the Death Match from the pick")
     def create_death_match(self, request, queryset):
-        from .services.season import death_match_create
+        from .services.death_match import death_match_create
 
         for pick in queryset:
             run_service(

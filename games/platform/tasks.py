@@ -1,24 +1,23 @@
-"""Celery tasks: thin, they take ids and call a service."""
+"""Celery tasks: thin, they take ids and call a service (services queue them through `enqueue`)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from .models import Round
+from .models import Event, Game, Round, Webhook
 from .services import notify
+from .services.rounds import round_resolve
+from .services.sweep import sweep as run_sweep
+from .services.webhooks import DeliveryFailed, webhook_deliver
 
 
 @shared_task(name="games.platform.tasks.sweep")
 def sweep() -> dict:
-    from .services.rounds import sweep as run_sweep
-
     return run_sweep()
 
 
 @shared_task(name="games.platform.tasks.resolve_round")
 def resolve_round(round_id: int, early: bool = False) -> bool:
-    from .services.rounds import round_resolve
-
     return round_resolve(round_id=round_id, early=early)
 
 
@@ -56,8 +55,6 @@ def send_reminder(round_id: int, user_ids: list[int]) -> int:
 
 @shared_task(name="games.platform.tasks.notify_your_turn")
 def notify_your_turn(game_id: int, user_id: int, kind: str) -> int:
-    from .models import Game
-
     game = Game.objects.get(pk=game_id)
     what = "your turn" if kind == "turn" else f"your decision ({kind})"
     return notify.send(
@@ -77,9 +74,6 @@ def notify_your_turn(game_id: int, user_id: int, kind: str) -> int:
 )
 def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
     """Post one announcement to one webhook; a failure is retried with exponential backoff."""
-    from .models import Event, Webhook
-    from .services.webhooks import DeliveryFailed, webhook_deliver
-
     webhook = Webhook.objects.filter(pk=webhook_id, active=True).first()
     event = Event.objects.select_related("game__season").filter(pk=event_id).first()
     if webhook is None or event is None:

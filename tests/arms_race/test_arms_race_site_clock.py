@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.arms_race.rules import Phase
 from games.platform.models import TurnClock
-from games.platform.services.rounds import sweep
+from games.platform.services.sweep import sweep
 from tests.arms_race.arms_race_site import act, arms_game, drive, honest, state_of
 
 pytestmark = pytest.mark.django_db

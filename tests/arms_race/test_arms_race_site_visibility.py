@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from games.arms_race.rules.flow import hand_words
 from games.platform.services import games as game_services
+from games.platform.services.outcomes import game_finish
 from tests.arms_race.arms_race_site import NAMES, act, api, arms_game, state_of
 from tests.arms_race.arms_race_table import ORDERED_DEAL
 
@@ -104,7 +105,7 @@ def test_the_host_sees_every_hand_the_weapon_in_flight_and_the_deal(in_flight, h
 
 def test_a_finished_game_shows_everyone_every_hand(in_flight, hank, make_user):
     game, _, _ = in_flight
-    game_services.game_finish(game=game)
+    game_finish(game=game)
     seen = everything_seen_by(game, make_user("sam"))
     for seat in range(7):
         for mark in hand_marks(game, seat):

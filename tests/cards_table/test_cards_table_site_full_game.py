@@ -14,8 +14,8 @@ from games.cards_table.rules import state_from_json
 from games.platform.models import DeathMatchPick, Game, Round
 from games.platform.services.commitment import commitment_check
 from games.platform.services.ledger import balances, ledger_post
-from games.platform.services.rounds import sweep
 from games.platform.services.season import tokens_of_life
+from games.platform.services.sweep import sweep
 
 from .site_support import NAMES, make_game, observe, operate, resolve, submit
 

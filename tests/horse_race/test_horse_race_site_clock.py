@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from games.horse_race.rules import ROUNDS
 from games.platform.models import Game
-from games.platform.services.rounds import sweep
+from games.platform.services.sweep import sweep
 from tests.horse_race.site_support import NAMES, make_game, observe, resolve, submit
 
 pytestmark = pytest.mark.django_db

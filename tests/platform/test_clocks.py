@@ -14,7 +14,7 @@ from games.platform.models import Game, Seat, TurnClock
 from games.platform.services import games as game_services
 from games.platform.services.clocks import seconds_left
 from games.platform.services.live import action_apply
-from games.platform.services.rounds import sweep
+from games.platform.services.sweep import sweep
 from tests.conftest import seat_of
 
 pytestmark = pytest.mark.django_db

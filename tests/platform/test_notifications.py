@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from games.platform.models import NotificationPreference
 from games.platform.services.live import action_apply
-from games.platform.services.rounds import round_resolve, sweep
+from games.platform.services.rounds import round_resolve
+from games.platform.services.sweep import sweep
 from tests.conftest import seat_of
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,10 @@ from django.urls import reverse
 
 from games.platform.models import AuditLog, DeathMatchPick, Game, LedgerAccount, SeasonPlayer
 from games.platform.services import games as game_services
+from games.platform.services.death_match import death_match_create
 from games.platform.services.ledger import ledger_post
 from games.platform.services.rounds import round_resolve, submission_save
-from games.platform.services.season import death_match_create, pick_submit
+from games.platform.services.season import pick_submit
 from tests.api_support import api
 from tests.conftest import seat_of
 
@@ -92,7 +93,7 @@ def test_the_ec_to_dm_flow_end_to_end(season, hank, alice, bob, charlie, make_us
     game_services.game_start(game=dm, actor=hank)
     dm.refresh_from_db()
     with time_machine.travel(dm.started_at + timedelta(hours=1)):
-        from games.platform.services.rounds import sweep
+        from games.platform.services.sweep import sweep
 
         for _ in range(4):
             sweep()
@@ -121,7 +122,7 @@ def test_a_token_of_life_is_spent_instead_of_elimination(season, hank, alice, bo
     dm.refresh_from_db()
     # alice moves first and lets her time and reserve run out: she loses the Death Match.
     with time_machine.travel(dm.started_at + timedelta(hours=2)):
-        from games.platform.services.rounds import sweep
+        from games.platform.services.sweep import sweep
 
         for _ in range(4):
             sweep()

@@ -21,7 +21,8 @@ from django.utils import timezone
 from games.platform.errors import RoundClosed
 from games.platform.models import AuditLog, Event, Game, LedgerAccount, Round, Submission
 from games.platform.services import games as game_services
-from games.platform.services.rounds import round_resolve, submission_save, sweep
+from games.platform.services.rounds import round_resolve, submission_save
+from games.platform.services.sweep import sweep
 from tests.conftest import seat_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -157,7 +158,7 @@ def test_a_worker_killed_mid_resolution_leaves_nothing_and_the_next_sweep_resolv
         "GENIUS_GAME_MODULES": "tests.toy_game",
         "DJANGO_SETTINGS_MODULE": "genius.settings",
     }
-    code = "import django; django.setup(); from games.platform.services.rounds import sweep; sweep()"
+    code = "import django; django.setup(); from games.platform.services.sweep import sweep; sweep()"
     worker = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env)
     try:
         for _ in range(300):

@@ -19,6 +19,7 @@ from ..services import games as game_services
 from ..services import live, rounds
 from ..services import season as season_services
 from ..services.chat import chat_access, chat_messages, chat_post, chats_mute, require_player
+from ..services.death_match import death_match_create
 from ..services.events import announcement_post
 from ..services.ledger import balances
 from . import serializers as s
@@ -407,7 +408,7 @@ class DeathMatchCreateApi(PickApi):
     @extend_schema(request=None, responses={201: s.PickOut}, summary="Create the Death Match from the pick")
     def post(self, request, game_id: int):
         pick, _ = self.pick_for(request, game_id)
-        season_services.death_match_create(pick=pick, actor=request.user)
+        death_match_create(pick=pick, actor=request.user)
         pick.refresh_from_db()
         return Response(pick_out(pick), status=status.HTTP_201_CREATED)
 

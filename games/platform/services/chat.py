@@ -9,6 +9,7 @@ from ..kit import RulesError
 from ..models import ChatMessage, Game, Seat
 from .audit import audit
 from .events import bump_version
+from .hosts import require_host
 
 
 def pair(seat_a: Seat, seat_b: Seat) -> tuple[Seat, Seat]:
@@ -45,8 +46,6 @@ def chat_post(*, game: Game, author_seat: Seat, other_seat: Seat, text: str) -> 
 
 @transaction.atomic
 def chats_mute(*, game: Game, muted: bool, actor) -> None:
-    from .games import require_host
-
     require_host(game, actor)
     Game.objects.filter(pk=game.pk).update(chats_muted=muted)
     audit(action="chats_mute" if muted else "chats_unmute", actor=actor, game=game)

@@ -7,8 +7,9 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from .. import registry
+from .. import enqueue, registry
 from ..models import Game, Seat, TurnClock
+from .outcomes import outcome_apply
 
 
 def clock_sync(*, game: Game, now=None) -> TurnClock:
@@ -46,9 +47,7 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
         deadline = now + timedelta(seconds=pending.seconds + banked.pop(str(seat.number), 0))
     clock.turn_key = pending.turn_key
     if clock.seat_id != seat.pk:
-        from ..tasks import notify_your_turn
-
-        transaction.on_commit(lambda: notify_your_turn.delay(game.pk, seat.user_id, pending.kind))
+        enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind)
     clock.banked = banked
     clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
     if game.paused_at:
@@ -81,8 +80,6 @@ def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
     Claimed under the game's lock and checked against the clock's generation, so running it twice for the
     same expiry does nothing the second time.
     """
-    from .games import outcome_apply
-
     now = now or timezone.now()
     game = Game.objects.select_for_update().get(pk=game_id)
     clock = TurnClock.objects.select_for_update(of=("self",)).select_related("seat").get(game=game)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.db import models, transaction
 from django.db.models import F
 
+from .. import enqueue
 from ..kit import Announce, Ledger, Reveal
-from ..models import Event, Game
+from ..models import Event, Game, Webhook
 from .ledger import ledger_post_many
 
 
@@ -75,8 +76,6 @@ def announcement_post(*, game: Game, text: str, category: str = Event.Category.G
 
 def announce_outward(events: list[Event]) -> None:
     """Queue each public announcement for its game's and season's webhooks, once the transaction commits."""
-    from ..models import Webhook
-
     if not events:
         return
     game = events[0].game
@@ -87,7 +86,4 @@ def announce_outward(events: list[Event]) -> None:
     )
     if not hooks:
         return
-    from ..tasks import deliver_webhook
-
-    ids = [e.id for e in events]
-    transaction.on_commit(lambda: [deliver_webhook.delay(h, e) for e in ids for h in hooks])
+    enqueue.deliver_webhooks(hooks, [e.id for e in events])

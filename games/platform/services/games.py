@@ -8,22 +8,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import registry
-from ..errors import NotAllowed, StateChanged
+from ..errors import StateChanged
 from ..kit import Announce, RulesError
-from ..models import Event, Game, Round, Season, SeasonPlayer, Seat, TurnClock
+from ..models import Game, Round, Season, SeasonPlayer, Seat, TurnClock
 from .audit import audit
+from .clocks import clock_sync
+from .commitment import commitment_publish
 from .events import bump_version, events_write
-
-
-def is_host(game: Game, user) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return user.is_superuser or game.hosts.filter(pk=user.pk).exists()
-
-
-def require_host(game: Game, user) -> None:
-    if not is_host(game, user):
-        raise NotAllowed("Only a host of this game may do that.")
+from .hosts import require_host
+from .rounds import round_open
 
 
 @transaction.atomic
@@ -92,8 +85,6 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
     outcome = kind.start(game)
     game.state = outcome.state
     game.save(update_fields=["status", "started_at", "state"])
-    from .commitment import commitment_publish
-
     committed = commitment_publish(game=game)
     events_write(
         game=game, events=[Announce(f"{game.name} has started."), committed, *outcome.events], actor=actor
@@ -102,42 +93,9 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
         round_open(game=game, number=kind.first_round(game), now=now)
     else:
         Seat.objects.filter(game=game).update(reserve_seconds=kind.reserve_seconds(game))
-        from .clocks import clock_sync
-
         clock_sync(game=game, now=now)
     audit(action="game_start", actor=actor, game=game)
     return game
-
-
-def round_open(*, game: Game, number: int, now) -> Round | None:
-    window = registry.get(game.game_type).round_window(game, number)
-    if window is None:
-        return None
-    return Round.objects.create(game=game, number=number, opens_at=now, closes_at=now + window)
-
-
-def outcome_apply(*, game: Game, outcome, round_number: int | None = None, actor=None, now=None) -> None:
-    """Store the new rules state and write its events; finish the game when the rules say so.
-
-    Called inside the caller's transaction with the game row locked.
-    """
-    game.state = outcome.state
-    game.save(update_fields=["state"])
-    events_write(game=game, events=outcome.events, round_number=round_number, actor=actor)
-    if outcome.finished:
-        game_finish(game=game, now=now)
-
-
-def game_finish(*, game: Game, now=None) -> None:
-    now = now or timezone.now()
-    game.status = Game.Status.FINISHED
-    game.finished_at = now
-    game.save(update_fields=["status", "finished_at"])
-    TurnClock.objects.filter(game=game).update(seat=None, deadline=None, kind="")
-    events_write(game=game, events=[Announce(f"{game.name} is over. Everything hidden is now revealed.")])
-    from .season import on_game_finished
-
-    on_game_finished(game=game, now=now)
 
 
 @transaction.atomic
@@ -224,24 +182,6 @@ def game_settings_update(*, game: Game, settings: dict, actor=None) -> Game:
     bump_version(game)
     audit(action="game_settings", actor=actor, game=game, before=before, after=merged)
     return game
-
-
-__all__ = [
-    "Event",
-    "game_create",
-    "game_finish",
-    "hidden_data_update",
-    "game_pause",
-    "game_resume",
-    "game_seat",
-    "game_settings_update",
-    "game_start",
-    "is_host",
-    "outcome_apply",
-    "require_host",
-    "round_extend",
-    "round_open",
-]
 
 
 @transaction.atomic

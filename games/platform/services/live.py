@@ -9,7 +9,7 @@ from .. import registry
 from ..errors import StateChanged
 from ..models import Game, Seat
 from .clocks import clock_sync
-from .games import outcome_apply
+from .outcomes import outcome_apply
 
 
 @transaction.atomic

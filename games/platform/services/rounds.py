@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import logging
 import traceback
-from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import pagecache, registry
+from .. import enqueue, pagecache, registry
 from ..errors import NotReady, RoundClosed, StateChanged
-from ..models import Game, Round, Seat, Submission, TurnClock
+from ..models import Game, Round, Seat, Submission
 from .audit import audit
 from .events import bump_version
-from .games import game_finish, outcome_apply, require_host, round_open
+from .hosts import require_host
+from .outcomes import game_finish, outcome_apply
 
 log = logging.getLogger("games.platform.rounds")
 
@@ -46,9 +46,7 @@ def submission_save(
     submission = Submission.objects.create(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
     pagecache.seat_changed(seat)
     if final and game.settings.get("close_when_all_final") and _all_final(rnd):
-        from ..tasks import resolve_round
-
-        transaction.on_commit(lambda: resolve_round.delay(rnd.pk, True))
+        enqueue.resolve_round(rnd.pk, True)
     return submission
 
 
@@ -67,6 +65,13 @@ def latest_submissions(rnd: Round, *, until=None, with_users=False) -> dict[int,
     for row in rows:
         latest[row.seat.number] = row
     return latest
+
+
+def round_open(*, game: Game, number: int, now) -> Round | None:
+    window = registry.get(game.game_type).round_window(game, number)
+    if window is None:
+        return None
+    return Round.objects.create(game=game, number=number, opens_at=now, closes_at=now + window)
 
 
 def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -> bool:
@@ -106,9 +111,7 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -
                 game_finish(game=game, now=now)
             if actor is not None:
                 audit(action="round_resolve_now", actor=actor, game=game, round=rnd.number)
-            from ..tasks import notify_round_resolved
-
-            transaction.on_commit(lambda: notify_round_resolved.delay(rnd.pk))
+            enqueue.notify_round_resolved(rnd.pk)
             return True
     except NotReady as exc:  # nothing is wrong, something is awaited: say what, and try again later
         Round.objects.filter(pk=round_id, status=Round.Status.OPEN).update(last_error=exc.message)
@@ -153,64 +156,3 @@ def round_resolve_now(*, game: Game, actor) -> bool:
     if rnd is None:
         raise StateChanged("There is no open round to resolve.")
     return round_resolve(round_id=rnd.pk, early=True, actor=actor)
-
-
-def due_rounds(now) -> list[int]:
-    return list(
-        Round.objects.filter(
-            status=Round.Status.OPEN,
-            closes_at__lte=now,
-            remaining_when_paused__isnull=True,
-            game__status=Game.Status.RUNNING,
-            game__paused_at__isnull=True,
-        ).values_list("id", flat=True)
-    )
-
-
-def due_clocks(now) -> list[tuple[int, int]]:
-    return list(
-        TurnClock.objects.filter(
-            deadline__lte=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True
-        ).values_list("game_id", "generation")
-    )
-
-
-def due_reminders(now) -> list[int]:
-    before = timedelta(hours=float(getattr(settings, "GENIUS_REMINDER_HOURS", 3)))
-    return list(
-        Round.objects.filter(
-            status=Round.Status.OPEN,
-            reminder_sent_at__isnull=True,
-            closes_at__gt=now,
-            closes_at__lte=now + before,
-            remaining_when_paused__isnull=True,
-            game__paused_at__isnull=True,
-        ).values_list("id", flat=True)
-    )
-
-
-def reminder_claim(*, round_id: int, now) -> list[int]:
-    """Claim the round's one reminder (a conditional update) and list the users who have not submitted."""
-    if not Round.objects.filter(pk=round_id, reminder_sent_at__isnull=True).update(reminder_sent_at=now):
-        return []
-    rnd = Round.objects.select_related("game").get(pk=round_id)
-    submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    return list(rnd.game.seats.exclude(pk__in=submitted).values_list("user_id", flat=True))
-
-
-def sweep(*, now=None) -> dict[str, int]:
-    """Find every due round, clock and reminder by query and deal with each. Re-running it is always safe."""
-    from .clocks import clock_expire
-
-    now = now or timezone.now()
-    resolved = sum(round_resolve(round_id=pk, now=now) for pk in due_rounds(now))
-    expired = sum(clock_expire(game_id=g, generation=gen, now=now) for g, gen in due_clocks(now))
-    reminded = 0
-    for pk in due_reminders(now):
-        users = reminder_claim(round_id=pk, now=now)
-        if users:
-            from ..tasks import send_reminder
-
-            send_reminder.delay(pk, users)
-            reminded += 1
-    return {"resolved": resolved, "clocks": expired, "reminders": reminded}
