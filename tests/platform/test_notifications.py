@@ -35,10 +35,13 @@ def test_results_and_the_next_round_reach_those_who_want_them(
     ]
 
 
-def test_a_player_who_switched_reminders_off_gets_none(tally, alice, bob, settings):
+def test_a_player_who_switched_reminders_off_gets_none(
+    tally, alice, bob, settings, django_capture_on_commit_callbacks
+):
     settings.GENIUS_REMINDER_HOURS = 1
     NotificationPreference.objects.create(user=alice, reminder=False)
-    with time_machine.travel(tally.rounds.get(number=0).closes_at - timedelta(minutes=5)):
+    closes_soon = tally.rounds.get(number=0).closes_at - timedelta(minutes=5)
+    with time_machine.travel(closes_soon), django_capture_on_commit_callbacks(execute=True):
         sweep()
     assert subjects() == [("bob@example.com", "Tally: Round 0 closes soon")]
 

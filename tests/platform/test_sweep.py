@@ -248,13 +248,17 @@ def test_notifications_are_sent_only_after_the_resolution_commits(
 
 
 @pytest.mark.django_db
-def test_a_reminder_goes_once_per_round_to_those_who_have_not_submitted(tally, alice, bob, settings):
+def test_a_reminder_goes_once_per_round_to_those_who_have_not_submitted(
+    tally, alice, bob, settings, django_capture_on_commit_callbacks
+):
     settings.GENIUS_REMINDER_HOURS = 0.5
     submission_save(seat=seat_of(tally, alice), round_number=0, payload={"number": 1})
     rnd = tally.rounds.get(number=0)
     with time_machine.travel(rnd.closes_at - timedelta(minutes=10)):
-        sweep()
-        sweep()
+        with django_capture_on_commit_callbacks(execute=True):
+            sweep()
+        with django_capture_on_commit_callbacks(execute=True):
+            sweep()
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]
     assert "closes soon" in mail.outbox[0].subject
 
