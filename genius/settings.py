@@ -179,6 +179,10 @@ GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
+# Webhooks go out over https to the internet only (games/platform/destinations.py). Plain http is allowed
+# with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
+GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
+GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
 
 # Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")
