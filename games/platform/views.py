@@ -201,7 +201,8 @@ def _handle_post(request, game, viewer):
             messages.error(request, "Nothing was asked of the page.")
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
         messages.error(request, exc.message)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
+        # RecursionError: a move's JSON nested thousands deep (the API's parser refuses it past 32 levels).
         messages.error(request, "That request was not understood.")
     return None
 

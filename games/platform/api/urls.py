@@ -2,14 +2,13 @@
 
 from django.urls import path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 
 from . import views
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("token/", obtain_auth_token, name="api-token"),
+    path("token/", views.TokenApi.as_view(), name="api-token"),
     path("me/balances/", views.MyBalancesApi.as_view(), name="api-balances"),
     path("games/", views.GameListApi.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
