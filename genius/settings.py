@@ -74,6 +74,8 @@ for _app in GAME_APPS:
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Personal answers are kept by no shared cache (static files above it are the same for everyone).
+    "genius.middleware.PrivateAnswers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
