@@ -24,10 +24,25 @@ def env_flag(name: str, default: bool = False) -> bool:
 PRODUCTION = env_flag("GENIUS_PRODUCTION")
 DEBUG = env_flag("DJANGO_DEBUG", default=not PRODUCTION)
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
-if not SECRET_KEY:
-    if PRODUCTION:
-        raise RuntimeError("Set DJANGO_SECRET_KEY: production refuses to run with a made-up key.")
-    SECRET_KEY = "dev-only-insecure-key-" + "x" * 40
+DEV_SECRET_KEY = "dev-only-insecure-key-" + "x" * 40
+# Keys that were ever written down somewhere public: whoever knows one can forge sessions and resets.
+KNOWN_SECRET_KEYS = {DEV_SECRET_KEY, "change-me-to-a-long-random-string-before-production"}
+
+
+def secret_key_problem(key: str) -> str | None:
+    """Why production refuses this key (Django's own deploy check asks for 50 characters, 5 distinct)."""
+    if not key:
+        return "Set DJANGO_SECRET_KEY: production refuses to run without one."
+    if key in KNOWN_SECRET_KEYS or key.startswith(("django-insecure-", "dev-only-", "change-me")):
+        return "DJANGO_SECRET_KEY is a published default: set a long random one of your own."
+    if len(key) < 50 or len(set(key)) < 5:
+        return "DJANGO_SECRET_KEY is too short: use at least 50 random characters."
+    return None
+
+
+if PRODUCTION and secret_key_problem(SECRET_KEY):
+    raise RuntimeError(secret_key_problem(SECRET_KEY))
+SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
 ALLOWED_HOSTS = [
     h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
 ]
@@ -43,6 +58,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
     "games.platform",
@@ -179,6 +195,10 @@ GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
+# Webhooks go out over https to the internet only (games/platform/destinations.py). Plain http is allowed
+# with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
+GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
+GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
 
 # Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")
@@ -199,6 +219,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # JSON nested past a few dozen levels is a 400, not a RecursionError (genius/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "genius.parsers.DepthLimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.platform.api.errors.exception_handler",
 }
@@ -207,6 +233,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Everything a player or a host can do on the site, for bots and other clients.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files come from the site's own static files (drf-spectacular-sidecar), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.platform.api.schema.document_errors",
@@ -217,6 +247,14 @@ AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Behind TLS proxies (production needs one), every request comes from the proxy's address: the client's
+# is read from X-Forwarded-For instead, GENIUS_PROXY_COUNT entries from the right (genius/proxy.py), and
+# X-Forwarded-Proto says whether the client used https. Without the flag neither header is believed.
+GENIUS_BEHIND_PROXY = env_flag("GENIUS_BEHIND_PROXY")
+GENIUS_PROXY_COUNT = int(os.environ.get("GENIUS_PROXY_COUNT", "1"))
+AXES_CLIENT_IP_CALLABLE = "genius.proxy.client_ip"
+if GENIUS_BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 SECURE_CSP = {
     "default-src": [CSP.SELF],
@@ -235,7 +273,6 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SESSION_COOKIE_HTTPONLY = True
 
 LOGGING = {

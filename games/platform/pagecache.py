@@ -58,10 +58,14 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
     """`part` of the game's page for `user` (None: not logged in), in one cache round trip.
 
     A logged-in user's role in the game is remembered per game version (seating and the hosts' list move
-    the version), so a page served from the cache needs no query for it. Pass `viewer` when the database
-    has just said who they are. A player's body is stored with the stamps it was rendered under.
+    the version), so a page served from the cache needs no query for it. A remembered role only finds a
+    body: on a miss the caller asks the database and looks again with that `viewer`, and the slot it gets
+    is the one of the role the body will be rendered for (a body kept under a remembered role that the
+    database no longer gives would be served to everyone of that role). A player's body is stored with the
+    stamps it was rendered under. A superuser hosts every game: nothing is remembered or kept for them, so
+    a flag changed in the admin counts at once.
     """
-    if not enabled():
+    if not enabled() or (user is not None and user.is_superuser):
         return Lookup()
     base = f"page:{game.pk}:{game.version}:{part}"
     if user is None:
@@ -89,7 +93,8 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
     slot = Slot(bodies[role], stamps)
     kept = found.get(slot.key)
     if kept is None or kept[0] != stamps:
-        return Lookup(slot, None, role)
+        # Only the database's role picks where a new body goes.
+        return Lookup(slot, None, role) if viewer is not None else Lookup()
     return Lookup(slot, fill(kept[1], request), role)
 
 

@@ -133,7 +133,10 @@ def _game_page_read(request, game_id: int):
 
 
 def _cached_part(request, light: Game, part: str):
-    """(the viewer if the database was asked, the page cache's lookup) for `part` of a game's page."""
+    """(the viewer if the database was asked, the page cache's lookup) for `part` of a game's page.
+
+    When the cache has no body for the role it remembers, the database says who the viewer is, and the
+    lookup is made again with that viewer: the slot a new body goes to is always the rendered role's."""
     user = request.user if request.user.is_authenticated else None
     viewer = None
     if user is None:
@@ -198,7 +201,8 @@ def _handle_post(request, game, viewer):
             messages.error(request, "Nothing was asked of the page.")
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
         messages.error(request, exc.message)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
+        # RecursionError: a move's JSON nested thousands deep (the API's parser refuses it past 32 levels).
         messages.error(request, "That request was not understood.")
     return None
 
