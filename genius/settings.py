@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
     "games.platform",
@@ -116,10 +117,21 @@ DATABASES = {
 if os.environ.get("GENIUS_TEST_DB"):
     # Several test runs on one server (parallel sessions) each take a test database of their own.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GENIUS_TEST_DB"]}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A Postgres that is away (or a network that drops packets) fails a connection in seconds instead of
+    # holding the process for as long as the operating system waits.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("GENIUS_DB_CONNECT_TIMEOUT", "5")
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_POOL"):
     # Django's own psycopg pool (used by the benchmark and production); tests open plain connections.
+    # A request waits at most GENIUS_DB_POOL_TIMEOUT seconds for a connection (psycopg's default is 30).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 8}
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 2,
+        "max_size": 8,
+        "timeout": float(os.environ.get("GENIUS_DB_POOL_TIMEOUT", "5")),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_PREPARE", True):
     # Parameters bound by the server, and each statement a connection has run twice kept prepared on it
     # (parsed and planned once): the same few statements answer every save and page, and planning them
@@ -234,6 +246,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Everything a player or a host can do on the site, for bots and other clients.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files come from the site's own static files (drf-spectacular-sidecar), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.platform.api.schema.document_errors",
