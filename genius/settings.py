@@ -205,6 +205,10 @@ GENIUS_VERSION_TTL = float(os.environ.get("GENIUS_VERSION_TTL", "1"))
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))
 GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600"))
+# A Redis that does not answer is an empty cache (genius/cache.py): each command waits at most
+# GENIUS_REDIS_TIMEOUT seconds, and after a failure the process leaves Redis alone that many seconds.
+GENIUS_REDIS_TIMEOUT = float(os.environ.get("GENIUS_REDIS_TIMEOUT", "1"))
+GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", "1"))
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
