@@ -179,6 +179,10 @@ GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
+# How long one transaction on a game waits for its rows, and for one statement (services/locks.py): a game
+# whose rows are held by a stuck transaction delays only the work on that game.
+GENIUS_LOCK_WAIT_SECONDS = float(os.environ.get("GENIUS_LOCK_WAIT_SECONDS", "3"))
+GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"))
 
 # Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")
