@@ -1,7 +1,7 @@
 """The benchmark's world: a season with a Tally game of ten players and a running game of every other type.
 
 Run by bench/run.py inside the benchmark's environment (its own database); prints one JSON line with the
-ids, the cookies and tokens the load driver needs.
+ids, the cookies and tokens the load driver needs (the host's token and the season make the live matches).
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The checkout whose site is measured: this one, or the one `bench/run.py --source` names.
+sys.path.insert(0, os.environ.get("GENIUS_BENCH_SOURCE") or str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "genius.settings")
 
 import django  # noqa: E402
@@ -76,6 +77,9 @@ def main() -> None:
                 "not_started": not_started,
                 "player_cookies": [session_cookie(u) for u in players],
                 "player_tokens": [Token.objects.create(user=u).key for u in players],
+                "player_names": [u.username for u in players],
+                "host_token": Token.objects.create(user=host).key,
+                "season_id": season.id,
                 "cookie_name": settings.SESSION_COOKIE_NAME,
             }
         )

@@ -55,7 +55,8 @@ def player_rows(game, seats: list[Seat], view: dict[str, Any]) -> list[dict[str,
             "hand_size": view["hand_sizes"][seat.number],
             "reserve_seconds": seat.reserve_seconds,
             "reserve_text": minutes(seat.reserve_seconds),
-            # Turn time set aside while the other player answers an off-turn decision.
+            # Time left earlier in this turn, set aside while the other player answers: the turn player's
+            # turn time, or the off-turn player's leftover minutes; either comes back with their next move.
             "banked_seconds": banked.get(str(seat.number)),
         }
         for seat in seats

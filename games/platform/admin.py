@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django import forms
 from django.contrib import admin, messages
-from django.db.models import F, Q
+from django.db.models import F, OuterRef, Q
 
 from . import registry
 from .errors import NotAllowed, RoundClosed, StateChanged
@@ -30,6 +30,7 @@ from .services import games as game_services
 from .services import rounds
 from .services.audit import audit
 from .services.events import announcement_post, bump_version
+from .services.ledger import hidden_moves, secret_from
 
 
 class HostScoped:
@@ -406,18 +407,71 @@ class LedgerScoped(ReadOnlyHostScoped):
         ).distinct()
 
 
+def _account_words(account) -> str:
+    # Not str(account): that names the balance, which may hold a running game's secret purchase.
+    return f"{account.user} {account.what}{':' + account.item if account.item else ''}"
+
+
 @admin.register(LedgerAccount)
 class LedgerAccountAdmin(LedgerScoped, admin.ModelAdmin):
-    list_display = ("user", "season", "game", "what", "item", "balance")
+    """Balances as this host may know them: without what a game they do not host moved while it runs."""
+
+    list_display = ("user", "season", "game", "what", "item", "known_balance")
     list_filter = ("what",)
     search_fields = ("user__username",)
+    fields = readonly_fields = ("user", "season", "game", "what", "item", "known_balance")
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        return qs.annotate(known=F("balance") - hidden_moves(request.user))
+
+    @admin.display(description="balance", ordering="known")
+    def known_balance(self, obj):
+        return obj.known
 
 
 @admin.register(LedgerEntry)
 class LedgerEntryAdmin(LedgerScoped, admin.ModelAdmin):
+    """Each change, except a running game's own moves to a host who does not host that game (issue 17.4)."""
+
     account_path = "account__"
-    list_display = ("created_at", "account", "delta", "balance_after", "reason", "actor")
+    list_display = ("created_at", "account_name", "delta", "known_balance_after", "reason", "actor")
     search_fields = ("account__user__username", "reason")
+    fields = readonly_fields = (
+        "account_name",
+        "delta",
+        "known_balance_after",
+        "reason",
+        "game",
+        "round_number",
+        "actor",
+        "created_at",
+    )
+
+    def get_queryset(self, request):
+        qs = admin.ModelAdmin.get_queryset(self, request)
+        if not request.user.is_superuser:
+            seasons = Season.objects.filter(hosts=request.user).values("pk")
+            games = Game.objects.filter(hosts=request.user).values("pk")
+            # A game's hosts also see what their game moved in the season's ledger, season hosts or not.
+            qs = qs.filter(
+                Q(account__game__isnull=True, account__season__in=seasons)
+                | Q(account__game__in=games)
+                | Q(game__in=games)
+            )
+        qs = qs.exclude(secret_from(request.user))
+        return qs.select_related("account__user").annotate(
+            known_after=F("balance_after")
+            - hidden_moves(request.user, account=OuterRef("account"), up_to=OuterRef("pk"))
+        )
+
+    @admin.display(description="account")
+    def account_name(self, obj):
+        return _account_words(obj.account)
+
+    @admin.display(description="balance after", ordering="known_after")
+    def known_balance_after(self, obj):
+        return obj.known_after
 
 
 @admin.register(ChatMessage)

@@ -6,9 +6,12 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings as conf
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+
+from . import destinations
 
 
 def new_seed() -> int:
@@ -356,6 +359,12 @@ class Webhook(models.Model):
 
     def __str__(self) -> str:
         return self.url
+
+    def clean(self):
+        super().clean()
+        problem = destinations.url_problem(self.url or "")
+        if self.url and problem:
+            raise ValidationError({"url": problem})
 
 
 class NotificationPreference(models.Model):

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from .models import Event, Game, Round, Webhook
 from .services import notify
 from .services.rounds import round_resolve
 from .services.sweep import sweep as run_sweep
-from .services.webhooks import DeliveryFailed, webhook_deliver
+from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(name="games.platform.tasks.sweep")
@@ -80,5 +84,9 @@ def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
         return 0
     try:
         return webhook_deliver(webhook=webhook, event=event)
+    except WebhookRefused as exc:
+        # An inside address or a redirect: the same URL would be refused again, so no retry.
+        log.warning("webhook %s refused: %s", webhook_id, exc)
+        return 0
     except DeliveryFailed as exc:
         raise self.retry(exc=exc) from exc

@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.horse_race.game import HorseRace, movement_from_seed
+from games.horse_race.game import HorseRace
+from games.horse_race.hidden import movement_from_seed
 from games.horse_race.models import MovementTable
 from games.platform.services import games as game_services
 from tests.horse_race.horse_race_support import table

@@ -89,7 +89,10 @@ class Receiver(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def receiver():
+def receiver(settings):
+    # A receiver on this machine, over plain http: allowed for these tests only.
+    settings.GENIUS_WEBHOOKS_HTTP = True
+    settings.GENIUS_WEBHOOKS_TO_LOOPBACK = True
     Receiver.answers, Receiver.received = [], []
     server = HTTPServer(("127.0.0.1", 0), Receiver)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

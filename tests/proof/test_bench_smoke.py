@@ -1,4 +1,8 @@
-"""The benchmark runs end to end in its smoke mode and writes its JSON (its figures are not judged here)."""
+"""The benchmark runs end to end in its smoke mode and writes its JSON (its figures are not judged here).
+
+It runs on a database and a Redis database of its own: named after the test database (GENIUS_TEST_DB) and
+the tests' Redis database when those are set, so helpers running the suite side by side never share them.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -19,8 +24,14 @@ def test_bench_smoke_runs_and_writes_its_results(tmp_path):
     if not url.startswith(("postgres://", "postgresql://")):
         pytest.skip("The benchmark runs on Postgres (gunicorn with the pool); DATABASE_URL is not Postgres.")
     output = tmp_path / "smoke.json"
+    database = f"{os.environ.get('GENIUS_TEST_DB') or 'test_genius'}_bench_smoke"
+    own = ["--database", database]
+    redis_path = urlsplit(os.environ.get("REDIS_URL", "")).path.strip("/")
+    if redis_path.isdigit():  # the tests' own Redis database: the tests empty it before each test anyway
+        own += ["--redis-db", redis_path]
     done = subprocess.run(
         [sys.executable, "bench/run.py", "--smoke", "--seconds", "1", "--port", "8766"]
+        + own
         + ["--output", str(output)],
         cwd=ROOT,
         capture_output=True,
@@ -43,3 +54,17 @@ def test_bench_smoke_runs_and_writes_its_results(tmp_path):
             assert row["requests"] > 0, (case, clients, row)
             assert row["errors"] == 0, (case, clients, row)
     assert report["not_started"] == {}, report["not_started"]
+    # The open-loop capacity of each case, stepped at Poisson arrival rates, with its ratio to the ceiling.
+    assert set(report["capacity"]) == {
+        "ceiling_healthz",
+        "feed_poll_204",
+        "player_game_page",
+        "api_submission_save",
+    }
+    for case, row in report["capacity"].items():
+        assert row["steps"] and all(step["requests"] > 0 for step in row["steps"]), (case, row)
+        assert row["capacity_rps"] > 0 and row["ratio_to_ceiling"] is not None, (case, row)
+    # Live moves of Middle Marathon reached the opponent's polling page.
+    move = report["live_move"]
+    assert move["moves"] >= 4 and move["errors"] == 0, move
+    assert 0 < move["seen_p50_ms"] <= move["seen_p95_ms"], move

@@ -42,6 +42,7 @@ class Task:
     piece: str
     away: bool = False  # Gravity played with a 0: push instead of pull
     sides: list[str] = field(default_factory=list)  # Gravity's parts not yet declared: "ahead", "behind"
+    first: str = ""  # Gravity: the piece its first part moved, which its second part may not take again
     direction: int = 0  # Force/Reflect: direction (+1 forwards, -1 backwards) of the move that triggered it
     distance: int = 0
     start: int = 0  # Force: where it moves from and to once its companion is chosen

@@ -8,7 +8,9 @@ from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from .. import registry
@@ -284,6 +286,14 @@ class HostSeatApi(HostApi):
             raise RulesError("No player has that username.", field="username")
         game_services.game_seat(game=game, user=user, actor=request.user)
         return Response(observe(game, viewer))
+
+
+class TokenApi(ObtainAuthToken):
+    """POST username and password, get the API token. DRF's view fixes its own parsers; these are the
+    site's (JSON with a depth limit), and the username is checked for length."""
+
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    serializer_class = s.TokenIn
 
 
 class MyBalancesApi(APIView):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, OuterRef, Q, Subquery, Sum, Value, When
+from django.db.models.functions import Coalesce
 
 from .. import pagecache
 from ..errors import NotEnough
-from ..models import LedgerAccount, LedgerEntry
+from ..models import Game, LedgerAccount, LedgerEntry
 
 WORDS = {
     "garnets": "garnets",
@@ -72,6 +73,28 @@ def ledger_post(
         round_number=round_number,
         actor=actor,
     )
+
+
+def secret_from(viewer) -> Q:
+    """The season entries (garnets, Tokens of Life) that a game still running moved and `viewer` does not
+    host: what they say ("Bought a C card", "a look at R2C3") is that game's secret until it ends. The
+    season's own hosts see them then, like everyone on the public standings; the game's hosts see them live.
+    """
+    if viewer.is_superuser:
+        return Q(pk__in=[])
+    running = Q(account__game__isnull=True, game__isnull=False) & ~Q(game__status=Game.Status.FINISHED)
+    return running & ~Q(game__in=Game.objects.filter(hosts=viewer).values("pk"))
+
+
+def hidden_moves(viewer, *, account=None, up_to=None) -> Coalesce:
+    """The sum of an account's entries kept from `viewer` (secret_from), up to an entry id when given:
+    subtracted from a balance, what the viewer may know of it."""
+    account = OuterRef("pk") if account is None else account
+    entries = LedgerEntry.objects.filter(secret_from(viewer), account=account)
+    if up_to is not None:
+        entries = entries.filter(pk__lte=up_to)
+    total = entries.order_by().values("account").annotate(total=Sum("delta")).values("total")
+    return Coalesce(Subquery(total, output_field=IntegerField()), 0)
 
 
 def balances(*, season, user, game=None) -> dict[str, int]:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import urllib.error
-import urllib.request
 
+import requests
+
+from .. import destinations
+from ..destinations import WebhookRefused
 from ..models import Event, Webhook
+
+__all__ = ["DeliveryFailed", "WebhookRefused", "payload_for", "signature", "webhook_deliver"]
 
 
 class DeliveryFailed(Exception):
@@ -45,6 +49,7 @@ def signature(secret: str, body: bytes) -> str:
 
 
 def webhook_deliver(*, webhook: Webhook, event: Event, timeout: float = 10) -> int:
+    """Post one announcement; DeliveryFailed is worth a retry, WebhookRefused (an inside address) is not."""
     body = json.dumps(payload_for(event)).encode()
     headers = {
         "Content-Type": "application/json",
@@ -53,11 +58,10 @@ def webhook_deliver(*, webhook: Webhook, event: Event, timeout: float = 10) -> i
     }
     if webhook.secret:
         headers["X-Genius-Signature"] = signature(webhook.secret, body)
-    request = urllib.request.Request(webhook.url, data=body, headers=headers, method="POST")
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            return response.status
-    except urllib.error.HTTPError as exc:
-        raise DeliveryFailed(f"{webhook.url} answered {exc.code}") from exc
-    except (urllib.error.URLError, TimeoutError, OSError) as exc:
+        response = destinations.post(webhook.url, body=body, headers=headers, timeout=timeout)
+    except requests.RequestException as exc:
         raise DeliveryFailed(f"{webhook.url} could not be reached: {exc}") from exc
+    if response.status_code >= 400:
+        raise DeliveryFailed(f"{webhook.url} answered {response.status_code}")
+    return response.status_code

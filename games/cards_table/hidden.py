@@ -1,12 +1,14 @@
-"""The boards as hosts type them: one short code per card ("2R" is a red 2), and heat overrides as text."""
+"""The hidden data hosts seed: the boards as they type them (one short code per card, "2R" is a red 2), heat
+overrides as text, or the boards drawn from the game's seed."""
 
 from __future__ import annotations
 
+import random
 import re
 
 from games.platform.kit import RulesError
 
-from .rules import Boards, Card, Colour, HeatIndicator, Shade
+from .rules import Boards, Card, Colour, HeatIndicator, Shade, generate_boards
 
 CODE = re.compile(r"^\s*([123])\s*([RBY])\s*$", re.IGNORECASE)
 LETTER = {"R": Colour.RED, "B": Colour.BLUE, "Y": Colour.YELLOW}
@@ -77,3 +79,9 @@ def indicator_of(row: dict) -> HeatIndicator:
     return HeatIndicator(
         **{side: Shade(row[side]) for side in ("top", "right", "bottom", "left", "background")}
     )
+
+
+def boards_from_seed(game) -> list[list[str]]:
+    """The three boards the game's seed draws (the hosts' one-click set, and the demo's)."""
+    diagonal = bool((game.settings.get("rules") or {}).get("diagonal_adjacency", False))
+    return codes_of(generate_boards(random.Random(game.seed), diagonal))
