@@ -75,6 +75,8 @@ for _app in GAME_APPS:
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Personal answers are kept by no shared cache (static files above it are the same for everyone).
+    "genius.middleware.PrivateAnswers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -115,10 +117,21 @@ DATABASES = {
 if os.environ.get("GENIUS_TEST_DB"):
     # Several test runs on one server (parallel sessions) each take a test database of their own.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GENIUS_TEST_DB"]}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A Postgres that is away (or a network that drops packets) fails a connection in seconds instead of
+    # holding the process for as long as the operating system waits.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("GENIUS_DB_CONNECT_TIMEOUT", "5")
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_POOL"):
     # Django's own psycopg pool (used by the benchmark and production); tests open plain connections.
+    # A request waits at most GENIUS_DB_POOL_TIMEOUT seconds for a connection (psycopg's default is 30).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 8}
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 2,
+        "max_size": 8,
+        "timeout": float(os.environ.get("GENIUS_DB_POOL_TIMEOUT", "5")),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_PREPARE", True):
     # Parameters bound by the server, and each statement a connection has run twice kept prepared on it
     # (parsed and planned once): the same few statements answer every save and page, and planning them
@@ -192,9 +205,17 @@ GENIUS_VERSION_TTL = float(os.environ.get("GENIUS_VERSION_TTL", "1"))
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))
 GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600"))
+# A Redis that does not answer is an empty cache (genius/cache.py): each command waits at most
+# GENIUS_REDIS_TIMEOUT seconds, and after a failure the process leaves Redis alone that many seconds.
+GENIUS_REDIS_TIMEOUT = float(os.environ.get("GENIUS_REDIS_TIMEOUT", "1"))
+GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", "1"))
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
+# How long one transaction on a game waits for its rows, and for one statement (services/locks.py): a game
+# whose rows are held by a stuck transaction delays only the work on that game.
+GENIUS_LOCK_WAIT_SECONDS = float(os.environ.get("GENIUS_LOCK_WAIT_SECONDS", "3"))
+GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"))
 # Webhooks go out over https to the internet only (games/platform/destinations.py). Plain http is allowed
 # with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")

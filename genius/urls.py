@@ -7,7 +7,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from . import health
+
 urlpatterns = [
+    path("livez/", health.livez, name="livez"),
+    path("readyz/", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -256,7 +256,8 @@ def game_row(game_id: int, *, fresh: bool = False) -> dict | None:
 def game_feed(request, game_id: int):
     """The live part of a game page, polled by htmx: 204 when nothing changed since version `v`."""
     row = game_row(game_id)
-    if row is None:
+    if row is None or (not row["public"] and not request.user.is_authenticated):
+        # A game closed to visitors is a 404 to them, "nothing new" included: that would confirm it exists.
         return HttpResponse(status=404)
     if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
         return HttpResponse(status=204)
@@ -276,12 +277,15 @@ def game_feed(request, game_id: int):
 
 def season_page(request, season_id: int):
     season = get_object_or_404(Season, pk=season_id)
+    # A visitor who is not logged in is told of the public games only, as the game pages answer them.
+    games = visible_games(request.user).filter(season=season)
+    played = Q(user__seats__game__season=season)
+    if not request.user.is_authenticated:
+        played &= Q(user__seats__game__public=True)
     members = (
         SeasonPlayer.objects.filter(season=season)
         .select_related("user")
-        .annotate(
-            games_played=Count("user__seats", filter=Q(user__seats__game__season=season), distinct=True)
-        )
+        .annotate(games_played=Count("user__seats", filter=played, distinct=True))
     )
     totals = {
         (row["user_id"], row["what"]): row["total"]
@@ -319,7 +323,7 @@ def season_page(request, season_id: int):
         {
             "season": season,
             "standings": standings,
-            "games": season.games.select_related("death_match_pick").order_by("-id"),
+            "games": games.select_related("death_match_pick").order_by("-id"),
             "transfers": season_setting(season, "transfers_allowed"),
         },
     )
