@@ -212,6 +212,10 @@ GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", 
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
+# How long one transaction on a game waits for its rows, and for one statement (services/locks.py): a game
+# whose rows are held by a stuck transaction delays only the work on that game.
+GENIUS_LOCK_WAIT_SECONDS = float(os.environ.get("GENIUS_LOCK_WAIT_SECONDS", "3"))
+GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"))
 # Webhooks go out over https to the internet only (games/platform/destinations.py). Plain http is allowed
 # with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
