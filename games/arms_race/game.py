@@ -54,6 +54,9 @@ class ArmsRace(GameType):
     def default_settings(self) -> dict:
         return options.default_settings()
 
+    def settings_described(self):
+        return options.DESCRIBED
+
     def settings_problems(self, settings: dict) -> list[str]:
         return options.settings_problems(settings)
 
