@@ -59,7 +59,7 @@ def reminder_claim(*, round_id: int, now) -> list[int]:
 def sweep(*, now=None) -> dict[str, int]:
     """Find every due round, clock and reminder by query and deal with each. Re-running it is always safe."""
     now = now or timezone.now()
-    resolved = sum(round_resolve(round_id=pk, now=now) for pk in due_rounds(now))
+    resolved = sum(bool(round_resolve(round_id=pk, now=now)) for pk in due_rounds(now))
     expired = sum(clock_expire(game_id=g, generation=gen, now=now) for g, gen in due_clocks(now))
     reminded = 0
     for pk in due_reminders(now):

@@ -1,4 +1,4 @@
-"""The game's settings as hosts edit them: the rules' choices plus the time each decision gets."""
+"""Arms Race's settings as hosts edit them: the rules' choices plus the time each decision gets."""
 
 from __future__ import annotations
 
@@ -20,6 +20,15 @@ CLOCK_DEFAULTS = {
     "reserve_seconds": 0,
     "reserve_increment": 30,
 }
+# What the clock calls each kind of decision, and the setting that gives its time.
+DECISIONS = {
+    "attack": ("attack", "attack_seconds"),
+    "respond": ("challenge or pass", "respond_seconds"),
+    "redirect": ("redirect", "redirect_seconds"),
+    "wild_card": ("wild card", "wild_seconds"),
+}
+# A Main Match for seven; the deal of nine cards each also serves a smaller table.
+MIN_PLAYERS, MAX_PLAYERS = 3, 7
 # The number of players is the number of seats, not a setting.
 RULE_FIELDS = tuple(f.name for f in fields(Settings) if f.name != "players")
 
@@ -81,6 +90,12 @@ def default_settings() -> dict:
 def rules_settings(settings: dict, players: int) -> Settings:
     """The rules' Settings for a table of `players`, from the game's settings (unknown keys are ignored)."""
     return Settings(players=players, **{name: settings[name] for name in RULE_FIELDS if name in settings})
+
+
+def decision_seconds(settings: dict, kind: str) -> float:
+    """The time a decision of this kind gets; a game created before a setting existed gets the default."""
+    setting = DECISIONS[kind][1]
+    return settings.get(setting, CLOCK_DEFAULTS[setting])
 
 
 def settings_problems(settings: dict, players: int = 7) -> list[str]:
