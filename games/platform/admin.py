@@ -440,11 +440,6 @@ class LedgerScoped(ReadOnlyHostScoped):
         ).distinct()
 
 
-def _account_words(account) -> str:
-    # Not str(account): that names the balance, which may hold a running game's secret purchase.
-    return f"{account.user} {account.what}{':' + account.item if account.item else ''}"
-
-
 @admin.register(LedgerAccount)
 class LedgerAccountAdmin(LedgerScoped, admin.ModelAdmin):
     """Balances as this host may know them: without what a game they do not host moved while it runs."""
@@ -500,7 +495,7 @@ class LedgerEntryAdmin(LedgerScoped, admin.ModelAdmin):
 
     @admin.display(description="account")
     def account_name(self, obj):
-        return _account_words(obj.account)
+        return str(obj.account)
 
     @admin.display(description="balance after", ordering="known_after")
     def known_balance_after(self, obj):
