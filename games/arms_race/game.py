@@ -19,6 +19,7 @@ from .perturb import hidden_perturb
 from .rules import Phase, State
 from .settings import (
     DECISIONS,
+    DESCRIBED,
     MAX_PLAYERS,
     MIN_PLAYERS,
     decision_seconds,
@@ -45,6 +46,9 @@ class ArmsRace(GameType):
     # -- set-up -------------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)

@@ -10,7 +10,7 @@ from .names import player, usernames
 from .observation import observe
 from .perturb import hidden_perturb
 from .rules.pieces import seat_name
-from .settings import clock, default_settings, first_player, rules_settings, settings_problems
+from .settings import DESCRIBED, clock, default_settings, first_player, rules_settings, settings_problems
 from .store import dump, load
 
 # What the clock says is owed, by the rules' decision kind (the clock's label holds 40 characters).
@@ -42,6 +42,9 @@ class MiddleMarathon(GameType):
     # -- set-up -------------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)
