@@ -296,9 +296,23 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_HTTPONLY = True
 
+# Every server error is written with its traceback (issue 18.5): Django's own default writes the
+# `django.request` errors to the console only with DEBUG on, and mails them to nobody. One console
+# handler (the container's log), a line per record with its time, level, logger and process; the
+# traceback follows its line.
+_LOG_LEVEL = os.environ.get("GENIUS_LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"games": {"handlers": ["console"], "level": os.environ.get("GENIUS_LOG_LEVEL", "INFO")}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    # Everything reaches the one handler through the root; each logger only sets how much it says.
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "django": {"level": "INFO"},
+        "django.request": {"level": "WARNING"},  # 4xx as warnings, 5xx as errors with the traceback
+        "celery": {"level": "INFO"},
+        "games": {"level": _LOG_LEVEL},
+        "genius": {"level": _LOG_LEVEL},
+    },
 }
