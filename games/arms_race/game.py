@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.platform.kit import Ledger, RulesError
 from games.platform.models import Event, TurnClock
-from games.platform.registry import GameType, Outcome, Pending
+from games.platform.registry import MAIN_MATCH, GameType, Outcome, Pending
 
 from . import options, rules
 from .deal import deal_problems, shuffled_hands
@@ -43,6 +43,7 @@ def names(game) -> list[str]:
 class ArmsRace(GameType):
     slug = "arms_race"
     name = "Arms Race"
+    match_kind = MAIN_MATCH
     flow = "turns"
     # A Main Match for seven; the deal of nine cards each also serves a smaller table.
     min_players = 3
@@ -150,6 +151,15 @@ class ArmsRace(GameType):
 
     def reserve_increment(self, game) -> float:
         return float(game.settings.get("reserve_increment", 30))
+
+    # -- the season around the game -----------------------------------------------------------------------
+    def elimination_candidate(self, game) -> int | None:
+        """The sole loser is the Elimination Candidate: three wounds of one type, or the most wounds after
+        the last round (tie-breaks drawn from the seed)."""
+        if not game.state:
+            return None
+        outcome = load(game).outcome
+        return outcome.loser if outcome is not None else None
 
     # -- the proof that nothing hidden leaks ----------------------------------------------------------------
     def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:
