@@ -212,6 +212,10 @@ GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", 
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
+# How long one transaction on a game waits for its rows, and for one statement (services/locks.py): a game
+# whose rows are held by a stuck transaction delays only the work on that game.
+GENIUS_LOCK_WAIT_SECONDS = float(os.environ.get("GENIUS_LOCK_WAIT_SECONDS", "3"))
+GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"))
 # Webhooks go out over https to the internet only (games/platform/destinations.py). Plain http is allowed
 # with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
@@ -292,9 +296,23 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_HTTPONLY = True
 
+# Every server error is written with its traceback (issue 18.5): Django's own default writes the
+# `django.request` errors to the console only with DEBUG on, and mails them to nobody. One console
+# handler (the container's log), a line per record with its time, level, logger and process; the
+# traceback follows its line.
+_LOG_LEVEL = os.environ.get("GENIUS_LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"games": {"handlers": ["console"], "level": os.environ.get("GENIUS_LOG_LEVEL", "INFO")}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    # Everything reaches the one handler through the root; each logger only sets how much it says.
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "django": {"level": "INFO"},
+        "django.request": {"level": "WARNING"},  # 4xx as warnings, 5xx as errors with the traceback
+        "celery": {"level": "INFO"},
+        "games": {"level": _LOG_LEVEL},
+        "genius": {"level": _LOG_LEVEL},
+    },
 }

@@ -17,7 +17,7 @@ from .observation import observe
 from .operations import OPERATIONS, expire_offers
 from .perturb import hidden_perturb
 from .rules import HORSES, ROUNDS, initial_state, movement_table_problems, resolve_round, validate_submission
-from .settings import default_settings, rules_settings, settings_problems
+from .settings import DESCRIBED, default_settings, rules_settings, settings_problems
 from .store import dump, load
 
 
@@ -34,6 +34,9 @@ class HorseRace(GameType):
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)

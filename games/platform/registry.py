@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from . import setting
 from .kit import Announce, Ledger, Reveal, RulesError
+from .setting import NUMBER, Setting
 
 if TYPE_CHECKING:
     from django import forms
@@ -70,8 +72,15 @@ class GameType:
     def default_settings(self) -> dict:
         return {}
 
-    def settings_problems(self, settings: dict) -> list[str]:
+    def settings_described(self) -> list[Setting]:
+        """Every setting a host may change (name, kind, range, default, help): `settings_problems` checks
+        them by kind and range, and a host's form can be drawn from them."""
         return []
+
+    def settings_problems(self, settings: dict) -> list[str]:
+        """What is wrong with these settings, one message each; a game type adds the checks that span
+        several settings (or the rules' own) to the described ones."""
+        return setting.problems(settings, self.settings_described())
 
     def hidden_problems(self, game: Game) -> list[str]:
         """What is missing or wrong in the hidden host data; a game with problems cannot start."""
@@ -169,19 +178,30 @@ class GameType:
         raise NotImplementedError(f"{self.slug} does not say how to perturb its hidden information")
 
 
+def window_settings(hours: dict[str, tuple[float, str]]) -> list[Setting]:
+    """The round-window settings every Main Match shares: {key: (default hours, help)} for its windows,
+    and the demo's window_minutes."""
+    described = [Setting(key, NUMBER, default, words, above=0) for key, (default, words) in hours.items()]
+    described.append(
+        Setting(
+            "window_minutes",
+            NUMBER,
+            None,
+            "Every window lasts this many minutes instead (demos, tests).",
+            above=0,
+        )
+    )
+    return described
+
+
 def window_settings_problems(settings: dict, hour_keys) -> list[str]:
-    """The round-window settings every Main Match shares: hours above 0, and the demo's window_minutes."""
-    problems = []
-    for key in hour_keys:
-        value = settings.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            problems.append(f"{key} must be a number of hours above 0.")
-    minutes = settings.get("window_minutes")
-    if minutes is not None and (
-        isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0
-    ):
-        problems.append("window_minutes must be a number of minutes above 0 (or absent).")
-    return problems
+    """The round-window settings every Main Match shares: hours above 0 (required), and the demo's
+    window_minutes (absent, null, or above 0)."""
+    problems = [f"{key} is missing: a number of hours above 0." for key in hour_keys if key not in settings]
+    described = [s for s in window_settings(dict.fromkeys(hour_keys, (24, ""))) if s.key in settings]
+    if settings.get("window_minutes") is None:
+        described = [s for s in described if s.key != "window_minutes"]
+    return problems + setting.problems(settings, described)
 
 
 _registry: dict[str, GameType] = {}

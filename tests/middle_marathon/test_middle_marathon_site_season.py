@@ -13,9 +13,9 @@ from games.platform.services import games as game_services
 from games.platform.services.death_match import death_match_create
 from games.platform.services.ledger import ledger_post
 from games.platform.services.season import pick_submit, tokens_of_life
-from games.platform.services.sweep import sweep
 from tests.middle_marathon.marathon_site import marathon_game, put_state, state_of
 from tests.platform.test_season import play_tally_to_the_end
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 
