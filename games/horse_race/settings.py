@@ -41,6 +41,19 @@ DESCRIBED = [
     _rule("standings_keep_finish_order", SWITCH, "Finished horses keep their race placement in the Clue."),
     _rule("limit_counts_voided_bets", SWITCH, "The bet limit counts voided bets too."),
     _rule("unmade_choice_drawn", SWITCH, "A winner's unmade choice among tied seconds is drawn at random."),
+    _rule(
+        "only_two_tols_with_tied_seconds",
+        SWITCH,
+        '"If there is a sole winner and a tie for second place, only two ToLs are given out; the sole '
+        'winner chooses which of the tied players wins the other ToL." On: the winner wins one ToL and the '
+        "chosen player the other (two in all). Off: the winner keeps two (three in all).",
+    ),
+    _rule(
+        "chosen_second_votes",
+        SWITCH,
+        "The tied second the winner chooses also votes on a tied Elimination Candidate (off: being given "
+        "a ToL does not count as winning it).",
+    ),
 ]
 
 
