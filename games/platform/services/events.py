@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models, transaction
 from django.db.models import F
 
-from .. import enqueue
+from .. import enqueue, versions
 from ..kit import Announce, Ledger, Reveal
 from ..models import Event, Game, Webhook
 from .ledger import ledger_post_many
@@ -14,6 +14,7 @@ from .ledger import ledger_post_many
 def bump_version(game: Game) -> None:
     """Anything a viewer could see changed: the next feed poll must not answer 'nothing new'."""
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    versions.game_moved(game.pk)
 
 
 @transaction.atomic
