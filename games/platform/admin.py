@@ -134,7 +134,22 @@ class RoundInline(admin.TabularInline):
         return False
 
 
+class SettingsField(forms.JSONField):
+    """The game's settings as JSON; nesting thousands deep is a form error, not a RecursionError."""
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except RecursionError as exc:
+            raise forms.ValidationError("This JSON is nested too deeply.") from exc
+
+
 class GameAdminForm(forms.ModelForm):
+    settings = SettingsField(
+        required=False,
+        help_text="JSON; the game type's defaults fill in what is left out. Each setting is checked by kind "
+        "and range.",
+    )
     seat_players = forms.CharField(
         required=False, help_text="Usernames to seat, separated by commas or spaces."
     )
@@ -156,6 +171,24 @@ class GameAdminForm(forms.ModelForm):
         if self.instance.pk and self.instance.status != Game.Status.DRAFT:
             for name in ("game_type", "seed", "season"):
                 self.fields[name].disabled = True
+
+    def clean_settings(self):
+        """The settings as the game will have them (its type's defaults under the host's values), checked
+        setting by setting: a bad value is an error next to the field, never a crash at the close."""
+        settings = self.cleaned_data.get("settings")
+        if settings in (None, ""):
+            settings = {}
+        if not isinstance(settings, dict):
+            raise forms.ValidationError('Settings are a JSON object, like {"round_hours": 24}.')
+        try:
+            kind = registry.get(self.cleaned_data.get("game_type") or self.instance.game_type)
+        except LookupError:
+            return settings  # the game type's own field says what is wrong
+        merged = {**kind.default_settings(), **settings}
+        problems = kind.settings_problems(merged)
+        if problems:
+            raise forms.ValidationError(problems)
+        return merged
 
 
 @admin.register(Game)
@@ -408,11 +441,6 @@ class LedgerScoped(ReadOnlyHostScoped):
         ).distinct()
 
 
-def _account_words(account) -> str:
-    # Not str(account): that names the balance, which may hold a running game's secret purchase.
-    return f"{account.user} {account.what}{':' + account.item if account.item else ''}"
-
-
 @admin.register(LedgerAccount)
 class LedgerAccountAdmin(LedgerScoped, admin.ModelAdmin):
     """Balances as this host may know them: without what a game they do not host moved while it runs."""
@@ -468,7 +496,7 @@ class LedgerEntryAdmin(LedgerScoped, admin.ModelAdmin):
 
     @admin.display(description="account")
     def account_name(self, obj):
-        return _account_words(obj.account)
+        return str(obj.account)
 
     @admin.display(description="balance after", ordering="known_after")
     def known_balance_after(self, obj):

@@ -17,7 +17,9 @@ class PlatformConfig(AppConfig):
 
         from django.conf import settings
 
-        from . import tasks  # noqa: F401
+        from . import accounts, tasks  # noqa: F401
+
+        accounts.connect()
 
         for name in getattr(settings, "GENIUS_GAME_MODULES", []):
             import_module(name).register()

@@ -278,7 +278,9 @@ class LedgerAccount(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.what}{':' + self.item if self.item else ''} = {self.balance}"
+        # No balance here: the admin names accounts in titles and links, and a season balance may hold a
+        # running game's secret purchase (the admin shows each host the balance they may know).
+        return f"{self.user} {self.what}{':' + self.item if self.item else ''}"
 
 
 class LedgerEntry(models.Model):

@@ -131,7 +131,10 @@ def _game_page_read(request, game_id: int):
 
 
 def _cached_part(request, light: Game, part: str):
-    """(the viewer if the database was asked, the page cache's lookup) for `part` of a game's page."""
+    """(the viewer if the database was asked, the page cache's lookup) for `part` of a game's page.
+
+    When the cache has no body for the role it remembers, the database says who the viewer is, and the
+    lookup is made again with that viewer: the slot a new body goes to is always the rendered role's."""
     user = request.user if request.user.is_authenticated else None
     viewer = None
     if user is None:
@@ -196,7 +199,8 @@ def _handle_post(request, game, viewer):
             messages.error(request, "Nothing was asked of the page.")
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
         messages.error(request, exc.message)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
+        # RecursionError: a move's JSON nested thousands deep (the API's parser refuses it past 32 levels).
         messages.error(request, "That request was not understood.")
     return None
 
@@ -232,7 +236,8 @@ def _save_submission(request, game, viewer):
 def game_feed(request, game_id: int):
     """The live part of a game page, polled by htmx: 204 when nothing changed since version `v`."""
     row = game_row(game_id)
-    if row is None:
+    if row is None or (not row["public"] and not request.user.is_authenticated):
+        # A game closed to visitors is a 404 to them, "nothing new" included: that would confirm it exists.
         return HttpResponse(status=404)
     if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
         return HttpResponse(status=204)
@@ -252,12 +257,15 @@ def game_feed(request, game_id: int):
 
 def season_page(request, season_id: int):
     season = get_object_or_404(Season, pk=season_id)
+    # A visitor who is not logged in is told of the public games only, as the game pages answer them.
+    games = visible_games(request.user).filter(season=season)
+    played = Q(user__seats__game__season=season)
+    if not request.user.is_authenticated:
+        played &= Q(user__seats__game__public=True)
     members = (
         SeasonPlayer.objects.filter(season=season)
         .select_related("user")
-        .annotate(
-            games_played=Count("user__seats", filter=Q(user__seats__game__season=season), distinct=True)
-        )
+        .annotate(games_played=Count("user__seats", filter=played, distinct=True))
     )
     totals = {
         (row["user_id"], row["what"]): row["total"]
@@ -295,7 +303,7 @@ def season_page(request, season_id: int):
         {
             "season": season,
             "standings": standings,
-            "games": season.games.select_related("death_match_pick").order_by("-id"),
+            "games": games.select_related("death_match_pick").order_by("-id"),
             "transfers": season_setting(season, "transfers_allowed"),
         },
     )

@@ -93,3 +93,21 @@ def test_setting_neutral_is_not_a_colour_ends_the_race_when_one_player_is_left()
     state, _ = choose(state, "SR")
     assert state.result is not None
     assert state.result["order"][-3:] == ["FB", "M", "SR"]
+
+
+def test_a_gravity_pulls_two_different_pieces_even_when_a_chain_carries_the_first_to_the_other_side():
+    # Issue 20: Red Gravity, Blue Gravity and Blue Reflect on 10, everything else finished; Red plays 3 on GR.
+    state = make({"GR": 10, "GB": 10, "RB": 10}, rest=None, to_move=RED)
+    state, _ = play(state, 3, "GR")  # GR 10 -> 13: behind it GB and RB
+    state, _ = choose(state, "GB")  # GB 10 -> 11 moved: Blue pulls, ahead GR 13, behind RB 10
+    assert pending(state)["seat"] == BLUE and pending(state)["options"] == ["RB", "GR"]
+    state, _ = choose(state, "RB")  # RB 10 -> 11 reflects onto GR (forced) 13 -> 12; GR pulls again
+    assert state.positions == {"GR": 12, "GB": 11, "RB": 11}
+    assert pending(state)["seat"] == RED and pending(state)["options"] == ["GB", "RB"]
+    state, _ = choose(state, "RB")  # RB 11 -> 12: Blue's first pull has carried RB ahead of GB
+    # GB's second part, ahead of 11: RB and GR stand there, but RB was GB's first piece ("two different
+    # pieces"), so GR is the only one (forced): GR 12 -> 11, and GR's new pull takes RB 12 -> 11 (forced).
+    assert state.positions == {"GR": 11, "GB": 11, "RB": 11}
+    pulls = [(d["piece"], d["choice"]) for d in state.decisions if d["kind"] == "gravity"]
+    assert pulls == [("GR", "GB"), ("GB", "RB"), ("GR", "RB"), ("GB", "GR"), ("GR", "RB")]
+    assert pending(state)["kind"] == "turn" and pending(state)["seat"] == BLUE

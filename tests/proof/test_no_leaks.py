@@ -272,6 +272,21 @@ def client_for(user) -> Client:
     return client
 
 
+def poisoning_order(games, user) -> None:
+    """Issue 17.1's order: `user` polls each game's live partial as an outsider (the page cache remembers
+    the role), is made superuser (no version moves), and opens each page while its slots are cold. A cache
+    that keeps a body under the remembered role instead of the rendered one now serves the host's page to
+    every spectator: the crawl that follows must find nothing."""
+    client = client_for(user)
+    for game in games:
+        client.get(f"/games/{game.id}/live/")
+    user.is_superuser = True
+    user.save(update_fields=["is_superuser"])
+    for game in games:
+        for url in (f"/games/{game.id}/", f"/games/{game.id}/live/"):
+            assert client.get(url).status_code == 200
+
+
 def all_urls(world: World):
     found, problems = routes()
     urls = []
@@ -331,6 +346,7 @@ def test_no_canary_on_any_url_for_anyone_but_its_owner(make_user):
     urls, problems = all_urls(world)
     assert not problems, "\n".join(problems)
     targets = htmx_targets()
+    poisoning_order(world.games, make_user("mallory"))
     leaks, opened, errors = [], [], []
     seen_by_host: set[str] = set()
     for label, user in world.viewers.items():

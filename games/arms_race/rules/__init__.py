@@ -3,9 +3,9 @@
 from games.platform.kit import RulesError
 
 from .attack import WILD
+from .codec import state_from_json, state_to_json
 from .decisions import apply, apply_timeout, legal_actions, pending, timeout_action, validate
 from .flow import new_game
-from .serial import state_from_json, state_to_json
 from .state import (
     HAND_SIZE,
     PLAYERS,

@@ -50,10 +50,12 @@ def options(state: State, task: Task) -> list:
     if task.kind == "swap":
         return [p for p in on_board if p != task.piece and owner(p) == owner(task.piece)]
     if task.kind == "gravity":
-        # Ahead/behind is judged now, at the Gravity piece's present space (clarification).
+        # Ahead/behind is judged now, at the Gravity piece's present space (clarification). A Gravity moves
+        # "two different pieces": a chain may have carried the first one to the other side, yet it is not
+        # taken twice.
         ahead = pieces_ahead(state, here) if "ahead" in task.sides else []
         behind = pieces_behind(state, here) if "behind" in task.sides else []
-        return [p for p in PIECES if p in ahead or p in behind]
+        return [p for p in PIECES if (p in ahead or p in behind) and p != task.first]
     if task.kind == "reflect":
         return pieces_ahead(state, here) if task.direction > 0 else pieces_behind(state, here)
     raise ValueError(f"unknown task {task.kind}")
@@ -141,7 +143,9 @@ def resolve(state: State, events: list, task: Task, choice, forced: bool) -> Non
         rest = [s for s in task.sides if s != side]
         if rest:
             # The other part waits underneath whatever this part sets off.
-            state.stack.append(Task("gravity", task.seat, task.piece, away=task.away, sides=rest))
+            state.stack.append(
+                Task("gravity", task.seat, task.piece, away=task.away, sides=rest, first=choice)
+            )
         toward = -1 if side == "ahead" else 1
         say(state, events, f"{head}: {move_one(state, choice, -toward if task.away else toward, 1)}", **data)
     elif task.kind == "reflect":

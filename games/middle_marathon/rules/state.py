@@ -1,9 +1,8 @@
-"""The game state, its settings, the stack of owed decisions, and their JSON round trip."""
+"""The game state, its settings and the stack of owed decisions."""
 
 from __future__ import annotations
 
-import copy
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from .pieces import PIECES
@@ -42,6 +41,7 @@ class Task:
     piece: str
     away: bool = False  # Gravity played with a 0: push instead of pull
     sides: list[str] = field(default_factory=list)  # Gravity's parts not yet declared: "ahead", "behind"
+    first: str = ""  # Gravity: the piece its first part moved, which its second part may not take again
     direction: int = 0  # Force/Reflect: direction (+1 forwards, -1 backwards) of the move that triggered it
     distance: int = 0
     start: int = 0  # Force: where it moves from and to once its companion is chosen
@@ -90,18 +90,3 @@ def new_game(settings: Settings | None = None, first_player: int = 0) -> State:
         decisions=[],
         log=[],
     )
-
-
-def state_to_json(state: State) -> dict[str, Any]:
-    data = asdict(state)
-    data["settings"]["placement_points"] = list(state.settings.placement_points)
-    return copy.deepcopy(data)
-
-
-def state_from_json(data: dict[str, Any]) -> State:
-    data = copy.deepcopy(data)
-    raw = data.pop("settings")
-    raw["placement_points"] = tuple(raw["placement_points"])
-    settings = Settings(**{f.name: raw[f.name] for f in fields(Settings) if f.name in raw})
-    stack = [Task(**task) for task in data.pop("stack")]
-    return State(settings=settings, stack=stack, **data)

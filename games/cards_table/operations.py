@@ -1,17 +1,22 @@
-"""The instant moves of a round window: flip a card, declare the action, pay a garnet to see last round."""
+"""The operations players and hosts run through the site during a round window: flip a card, declare the
+action, pay a garnet to see last round (players), and judge a heat indicator guess (hosts)."""
 
 from __future__ import annotations
 
+from django.db import transaction
 from django.utils import timezone
 
 from games.platform.errors import NotAllowed, StateChanged
 from games.platform.kit import Ledger, RulesError
 from games.platform.models import Game, Round
 from games.platform.registry import Outcome
+from games.platform.services.rounds import round_resolve, round_retry
 
+from .models import HeatVerdict
+from .names import with_names
 from .rules import apply_action
-from .store import dump, load, with_names
-from .verdicts import judge_heat
+from .store import dump, load
+from .verdicts import heat_guesses
 
 
 def _cell_number(payload: dict, key: str) -> int:
@@ -68,6 +73,56 @@ def peek(game: Game, viewer, payload: dict) -> Outcome:
     state = load(game)
     reason = f"Round {state.round}: a look at R{row}C{col} of Round {state.round - 1}"
     return _player_move(game, viewer, {"type": "peek", "row": row, "col": col}, garnet_reason=reason)
+
+
+def _truth(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "right", "correct"):
+        return True
+    if text in ("0", "false", "no", "wrong", "incorrect"):
+        return False
+    raise RulesError("Say whether the guess is right or wrong.", field="correct")
+
+
+def judge_heat(game: Game, viewer, payload: dict) -> Outcome:
+    """Operation "judge_heat" {seat, correct}: a host's verdict on the guess a seat saved this round."""
+    if viewer.role != "host":
+        raise NotAllowed("Only a host of this game judges heat indicator guesses.")
+    rnd = game.rounds.filter(status__in=[Round.Status.OPEN, Round.Status.FAILED]).order_by("-number").first()
+    try:
+        seat_number = int(payload.get("seat"))
+    except (TypeError, ValueError):
+        raise RulesError("Name the seat whose guess you judge.", field="seat") from None
+    correct = _truth(payload.get("correct"))
+    guess = next((g for g in heat_guesses(game, rnd) if g["seat"] == seat_number), None)
+    if guess is None:
+        raise RulesError("That player has no heat indicator guess waiting this round.", field="seat")
+    seat = game.seats.get(number=seat_number)
+    HeatVerdict.objects.update_or_create(
+        game=game,
+        seat=seat,
+        round_number=rnd.number,
+        defaults={"text": guess["text"], "correct": correct, "judged_by": viewer.user},
+    )
+    if all(g["correct"] is not None for g in heat_guesses(game, rnd)):
+        _resolve_if_waiting(game, rnd, viewer.user)
+    return Outcome(state=game.state)
+
+
+def _resolve_if_waiting(game: Game, rnd: Round, host) -> None:
+    """The close waited for this last verdict (the round is overdue, or failed): resolve it once committed."""
+    if rnd.status == Round.Status.FAILED:
+        round_id = rnd.pk
+
+        def retry_then_resolve():
+            round_retry(game=game, actor=host)
+            round_resolve(round_id=round_id)
+
+        transaction.on_commit(retry_then_resolve)
+    elif rnd.closes_at <= timezone.now():
+        transaction.on_commit(lambda: round_resolve(round_id=rnd.pk))
 
 
 OPERATIONS = {"flip": flip, "declare": declare, "peek": peek, "judge_heat": judge_heat}

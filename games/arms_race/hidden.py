@@ -1,4 +1,5 @@
-"""The deal: a hand typed by a host, checked by the rules, or the shuffle from the game's seed."""
+"""The hidden data hosts seed: the deal, typed by a host and checked by the rules, or the shuffle from the
+game's seed."""
 
 from __future__ import annotations
 
@@ -6,8 +7,10 @@ import random
 
 from games.platform.kit import RulesError
 
+from .models import Deal
 from .rules import Settings, new_game
 from .rules.weapons import checked_deal, weapon_named
+from .settings import MIN_PLAYERS, rules_settings
 
 
 def parse_hand(text: str) -> list[str]:
@@ -41,3 +44,14 @@ def shuffled_hands(game, settings: Settings) -> list[list[str]]:
     """The deal the rules shuffle from the game's seed when no host dealt by hand (it replays exactly)."""
     state, _ = new_game(random.Random(game.seed), settings)
     return [[w.value for w in hand] for hand in state.hands]
+
+
+def hidden_data(game) -> dict:
+    """The deal as it was at the start: the host's, or the shuffle from the seed."""
+    deal = Deal.objects.filter(game=game).first()
+    if deal is not None:
+        return {"deal": deal.hands, "dealt_by": "host"}
+    seats = game.seats.count()
+    if seats < MIN_PLAYERS:
+        return {"deal": [], "dealt_by": "seed"}
+    return {"deal": shuffled_hands(game, rules_settings(game.settings, seats)), "dealt_by": "seed"}

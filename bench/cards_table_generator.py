@@ -1,14 +1,20 @@
-"""Times the board generator over 20 seeds: python -m games.cards_table.bench_generator [--diagonal]."""
+"""Times Cards on the Table's board generator over 20 seeds; not part of the site, its figures are in
+docs/benchmarks/cards_table_generator.md. Run: python bench/cards_table_generator.py [--diagonal]
+"""
 
 import random
 import statistics
 import sys
 import time
+from pathlib import Path
 
-from games.cards_table.rules import generate_boards, validate_boards
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    from games.cards_table.rules import generate_boards, validate_boards
+
     diagonal = "--diagonal" in sys.argv
     times = []
     for seed in range(20):

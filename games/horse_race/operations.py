@@ -1,4 +1,5 @@
-"""Between the rounds: card trade offers (offer, accept, decline, withdraw) and garnet purchases.
+"""Between the rounds, the operations players run through the site: card trade offers (offer, accept,
+decline, withdraw) and garnet purchases.
 
 Each handler runs under the game's row lock (the platform's operation_run), so an accept re-reads both hands
 after any other accept has committed: of two accepts needing the same card, the second is told it can't.

@@ -1,13 +1,20 @@
-"""The rules' view of one viewer, dressed for the page: names beside seat numbers, titles beside weapons.
+"""What one viewer may see of an Arms Race: the rules' view for their role (with the deal for the hosts and at
+the end), dressed for the page: names beside seat numbers, titles beside weapons.
 
-It only adds words to what the rules' view already holds; it never reads the state itself.
+The dressing (`observe_table`) only adds words to what the rules' view already holds.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from .rules import WEAPONS, WILD
+from games.platform.models import Game
+from games.platform.registry import Viewer
+
+from .hidden import hidden_data
+from .rules import WEAPONS, WILD, full_view, public_view, seat_view
+from .settings import DECISIONS, decision_seconds
+from .store import load
 
 TITLES = {w.value: w.title for w in WEAPONS}
 WOUND_OF = {w.value: w.wound for w in WEAPONS}
@@ -17,6 +24,24 @@ DECISION_WORDS = {
     "redirect": "to aim the weapon they passed",
     "wild_card": "to buy or decline a wild card",
 }
+
+
+def observe(game: Game, viewer: Viewer) -> dict:
+    if not game.state:
+        view: dict = {"phase": "not_started", "players": []}
+        if viewer.role == "host":
+            view["deal"] = hidden_data(game)
+        return view
+    state = load(game)
+    if viewer.role == "host" or game.status == "finished":
+        view = full_view(state)
+        view["deal"] = hidden_data(game)
+    elif viewer.role == "player":
+        view = seat_view(state, viewer.seat_number)
+    else:
+        view = public_view(state)
+    view["time_limits"] = {kind: decision_seconds(game.settings, kind) for kind in DECISIONS}
+    return observe_table(view)
 
 
 def title(weapon: str | None) -> str:

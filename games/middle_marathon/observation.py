@@ -1,16 +1,37 @@
-"""What the live page shows, from a rules view: the track by space, the clocks, and the offered moves."""
+"""What one viewer may see of a Middle Marathon: the rules' view for their role, arranged for the live page
+(the track by space, the clocks, the offered moves)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from games.platform.models import Seat
+from games.platform.models import Game, Seat
 from games.platform.observation import seats_with_players, turn_clock
+from games.platform.registry import Viewer
 
 from . import rules
+from .rules import full_view, legal_actions, public_view, seat_view
 from .rules.pieces import seat_name
 from .rules.track import TRACK_LENGTH
+from .store import load
+
+
+def observe(game: Game, viewer: Viewer) -> dict[str, Any]:
+    """The host and everyone after the end see all; a player sees their own hand; spectators no hand."""
+    if not game.state:
+        return {"started": False, "first_player": game.settings.get("first_player", 0)}
+    state = load(game)
+    if viewer.role == "host" or game.status == "finished":
+        view = full_view(state)
+    elif viewer.role == "player":
+        view = seat_view(state, viewer.seat_number)
+    else:
+        view = public_view(state)
+    legal = []
+    if viewer.role == "player" and game.status == "running" and not game.paused_at:
+        legal = legal_actions(state, viewer.seat_number)
+    return page_view(game, view, legal)
 
 
 def page_view(game, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -55,7 +76,8 @@ def player_rows(game, seats: list[Seat], view: dict[str, Any]) -> list[dict[str,
             "hand_size": view["hand_sizes"][seat.number],
             "reserve_seconds": seat.reserve_seconds,
             "reserve_text": minutes(seat.reserve_seconds),
-            # Turn time set aside while the other player answers an off-turn decision.
+            # Time left earlier in this turn, set aside while the other player answers: the turn player's
+            # turn time, or the off-turn player's leftover minutes; either comes back with their next move.
             "banked_seconds": banked.get(str(seat.number)),
         }
         for seat in seats

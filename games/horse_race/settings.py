@@ -1,0 +1,71 @@
+"""A Horse Race's settings as hosts edit them: the round windows, and the rules' switches ("rules")."""
+
+from __future__ import annotations
+
+from games.platform import setting
+from games.platform.kit import RulesError
+from games.platform.registry import window_settings
+from games.platform.setting import SWITCH, WHOLE, WHOLES, Setting
+
+from .rules import Settings
+
+HOURS = ("round0_hours", "round_hours", "decision_hours")
+_RULES = Settings()
+
+
+def _rule(name: str, kind: str, words: str, **bounds) -> Setting:
+    return Setting(f"rules.{name}", kind, getattr(_RULES, name), words, **bounds)
+
+
+# Every setting a host may change; the rules' numbers and switches live under "rules"
+# (docs/rulings/horse_race.md says what each switch reads).
+DESCRIBED = [
+    *window_settings(
+        {
+            "round0_hours": (48, "How long Round 0 lasts, in hours."),
+            "round_hours": (24, "How long each of Rounds 1-10 lasts, in hours."),
+            "decision_hours": (24, "How long each decision after the race lasts, in hours."),
+        }
+    ),
+    _rule("starting_chips", WHOLE, "Chips each player starts with.", least=0),
+    _rule("base_bet_limit", WHOLE, "Chips a player may bet in a round.", least=0),
+    _rule("track_length", WHOLE, "Spaces from the start to the finish.", least=1),
+    _rule("bet_points", WHOLES, "Points per chip bet on a horse, by its placement, 1st to 9th.", length=9),
+    _rule("round10_utility_cap", WHOLE, "Most Utility chips in Round 10.", least=0),
+    _rule("points_per_garnet", WHOLE, "Points that make a garnet.", least=1),
+    _rule("first_purchase_cost", WHOLE, "Garnets the first card bought costs.", least=0),
+    _rule("max_tied_winners_with_tols", WHOLE, "Most tied winners who each get a Token of Life.", least=1),
+    _rule("round0_spectating", SWITCH, "Round 0 spectates a space (and Round 1 takes bets)."),
+    _rule("final_spectate_scored", SWITCH, "What Round 10 spectated is revealed and scored at the end."),
+    _rule("round9_chips_raise_limit", SWITCH, "Round 9's Utility chips raise that round's bet limit."),
+    _rule("standings_keep_finish_order", SWITCH, "Finished horses keep their race placement in the Clue."),
+    _rule("limit_counts_voided_bets", SWITCH, "The bet limit counts voided bets too."),
+    _rule("unmade_choice_drawn", SWITCH, "A winner's unmade choice among tied seconds is drawn at random."),
+]
+
+
+def default_settings() -> dict:
+    return {"round0_hours": 48, "round_hours": 24, "decision_hours": 24, "rules": Settings().to_json()}
+
+
+def settings_problems(settings: dict) -> list[str]:
+    if not isinstance(settings.get("rules") or {}, dict):
+        return ["rules must be an object of the rules' settings."]
+    hours = [s for s in DESCRIBED if s.key in HOURS]
+    problems = (
+        setting.missing(settings, hours)
+        + setting.problems(settings, DESCRIBED)
+        + setting.unknown(settings, DESCRIBED, "rules")
+    )
+    if problems:
+        return problems
+    try:
+        rules_settings(settings)
+    except RulesError as error:
+        problems.append(error.message)
+    return problems
+
+
+def rules_settings(settings: dict) -> Settings:
+    """The engine's Settings from the game's settings ("rules" holds the engine's switches)."""
+    return Settings.from_json(settings.get("rules") or {})
