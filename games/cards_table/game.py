@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, Ledger, RulesError
-from games.platform.registry import GameType, Outcome
+from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
 from .decisions import ROUND_OF_LOSER_CHOICE
@@ -50,6 +50,7 @@ def points_for_the_ledger(events: list) -> list:
 class CardsTable(GameType):
     slug = "cards_table"
     name = "Cards on the Table"
+    match_kind = MAIN_MATCH
     flow = "rounds"
     min_players = 2  # the match is for 10; smaller tables are for rehearsals
     max_players = 10

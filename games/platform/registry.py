@@ -48,11 +48,19 @@ class Outcome:
     finished: bool = False
 
 
+# What a game is to its season: a Main Match names its Elimination Candidate, a Death Match its loser.
+MAIN_MATCH = "main_match"
+DEATH_MATCH = "death_match"
+# The hook each kind of match must define (the contract; `register` refuses a type without it).
+SEASON_HOOK = {MAIN_MATCH: "elimination_candidate", DEATH_MATCH: "match_loser"}
+
+
 class GameType:
     """The contract between the platform and a game. A game app subclasses it and calls `register`."""
 
     slug: str = ""
     name: str = ""
+    match_kind: str = ""  # MAIN_MATCH or DEATH_MATCH: which season hook the platform calls at the end
     flow: str = "rounds"  # "rounds" (Main Match windows) or "turns" (live match with clocks)
     min_players: int = 2
     max_players: int = 30
@@ -140,14 +148,16 @@ class GameType:
         """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome, or RulesError."""
         return {}
 
-    # -- the season around the game ---------------------------------------------------------------------
+    # -- the season around the game (a Main Match defines the first, a Death Match the second) -----------
     def elimination_candidate(self, game: Game) -> int | None:
-        """A finished Main Match's Elimination Candidate (a seat number); None for games without one."""
-        return None
+        """A finished Main Match's Elimination Candidate (a seat number), who then picks a Death Match
+        opponent; None only when the rules name nobody (the hosts then decide)."""
+        raise NotImplementedError(f"{self.slug} does not name its Elimination Candidate")
 
     def match_loser(self, game: Game) -> int | None:
-        """A finished Death Match's loser (a seat number); None for a draw or a game that eliminates none."""
-        return None
+        """A finished Death Match's loser (a seat number), eliminated unless a Token of Life is spent;
+        None for a draw (the hosts then decide)."""
+        raise NotImplementedError(f"{self.slug} does not name its loser")
 
     # -- the one door for game state ----------------------------------------------------------------------
     def observation(self, game: Game, viewer: Viewer) -> dict:
@@ -197,9 +207,24 @@ def window_settings_problems(settings: dict, hour_keys) -> list[str]:
 _registry: dict[str, GameType] = {}
 
 
+def contract_problems(game_type: GameType) -> list[str]:
+    """What a game type leaves out of the contract: its kind of match and the season hook that kind needs."""
+    if game_type.match_kind not in SEASON_HOOK:
+        kind = game_type.match_kind
+        return [f"{game_type.slug}: match_kind must be MAIN_MATCH or DEATH_MATCH, not {kind!r}"]
+    hook = SEASON_HOOK[game_type.match_kind]
+    if getattr(type(game_type), hook) is getattr(GameType, hook):
+        words = "Main Match" if game_type.match_kind == MAIN_MATCH else "Death Match"
+        return [f"{game_type.slug}: a {words} must define {hook}(game)"]
+    return []
+
+
 def register(game_type: GameType) -> GameType:
     if not game_type.slug:
         raise ValueError("A game type needs a slug.")
+    problems = contract_problems(game_type)
+    if problems:
+        raise ValueError("; ".join(problems))
     _registry[game_type.slug] = game_type
     return game_type
 

@@ -460,7 +460,8 @@ class SeasonAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         if change:
             # Every game page names its season.
-            Game.objects.filter(season=obj).update(version=F("version") + 1)
+            for game in Game.objects.filter(season=obj).only("pk"):
+                bump_version(game)
         data = form.cleaned_data
         if data.get("grant_to") and data.get("grant_delta"):
             from django.contrib.auth import get_user_model
