@@ -28,7 +28,7 @@ def game_form(client: Client, game, **changes) -> dict:
         for name in ("TOTAL_FORMS", "INITIAL_FORMS"):
             data[f"{management.prefix}-{name}"] = management.initial[name]
         for inline in formset.formset.forms:
-            for name, field in inline.fields.items():
+            for name in inline.fields:
                 value = {"id": inline.instance.pk, "game": game.pk}.get(name, inline.initial.get(name))
                 if value is not None:
                     data[f"{inline.prefix}-{name}"] = getattr(value, "pk", value)
