@@ -7,17 +7,23 @@ A client is safe to share between threads (it takes a connection from the pool p
 
 A Redis that does not answer is an empty cache (issue 18.2): every read misses, every write is dropped and
 says so (`set` answers False, `set_many` names every key), and nothing raises. The page cache then renders,
-the sessions (`cached_db`) are read from the database, and a write that cached a page's stamp knows to fall
-back (games/platform/pagecache.py). After a failure the process leaves Redis alone for
-GENIUS_CACHE_RETRY_SECONDS, so an outage costs each request no connection attempt, and each command waits
-at most GENIUS_REDIS_TIMEOUT seconds. Keys whose delete was dropped (a session logged out during the outage)
-are deleted again when Redis answers: a stale copy of a deleted session must not come back with it.
+and the sessions (`cached_db`) are read from the database. After a failure the process leaves Redis alone
+for GENIUS_CACHE_RETRY_SECONDS, so an outage costs each request no connection attempt, and each command
+waits at most GENIUS_REDIS_TIMEOUT seconds.
+
+Writes dropped during an outage must not leave wrong copies behind when Redis comes back with its old keys
+(it was unreachable or hung, not restarted): a session logged out meanwhile would log in again, and a page
+stamp a save could not renew would serve the page from before the save. So every key carries the cache's
+generation, kept in Redis: a process that saw Redis fail moves the generation when it answers again, and
+every process reads it at most GENIUS_CACHE_RETRY_SECONDS old (one GET a second per process). Generations
+are random, so one never comes back. Nothing cached before an outage is read
+after it; the sessions are read again from the database, the pages rendered again.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
+import secrets
 import time
 
 from django.conf import settings
@@ -27,6 +33,8 @@ from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCach
 from redis.exceptions import RedisError
 
 log = logging.getLogger("genius.cache")
+
+GENERATION = "genius:cache-generation"
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -49,44 +57,49 @@ class RedisCache(DjangoRedisCache):
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = RedisCacheClient
         self._down_until = 0.0  # monotonic time before which Redis is not asked
-        self._down = False
-        self._undeleted: set[tuple[str, int | None]] = set()  # (key, version)
-        self._lock = threading.Lock()
+        self._failed = False  # Redis failed since the generation last moved
+        self._generation = b""
+        self._generation_read = float("-inf")
+
+    @staticmethod
+    def _retry_seconds() -> float:
+        return getattr(settings, "GENIUS_CACHE_RETRY_SECONDS", 1.0)
+
+    def make_key(self, key, version=None):
+        return super().make_key(f"{self._generation.decode()}:{key}", version)
 
     def _call(self, miss, method, *args):
         """`method` of Django's Redis cache, or `miss` when Redis does not answer (or failed a moment ago)."""
-        if time.monotonic() < self._down_until:
+        now = time.monotonic()
+        if now < self._down_until:
             return miss
         try:
-            if self._undeleted:
-                self._delete_again()
-            answer = method(*args)
+            if self._failed:
+                # Back after a failure: what this process (or any) dropped meanwhile is behind a new
+                # generation, and so is every copy from before. A random one: a generation never repeats.
+                self._generation = secrets.token_hex(4).encode()
+                self._cache.get_client(write=True).set(GENERATION, self._generation)
+                self._generation_read = now
+                self._failed = False
+                log.warning("Redis cache answers again: generation %s", self._generation.decode())
+            elif now - self._generation_read >= self._retry_seconds():
+                self._generation = self._read_generation()
+                self._generation_read = now
+            return method(*args)
         except RedisError as exc:
-            self._down_until = time.monotonic() + getattr(settings, "GENIUS_CACHE_RETRY_SECONDS", 1.0)
-            if not self._down:
-                self._down = True
+            self._down_until = time.monotonic() + self._retry_seconds()
+            if not self._failed:
+                self._failed = True
                 log.warning("Redis cache unavailable (%s: %s): serving without it", type(exc).__name__, exc)
             return miss
-        if self._down:
-            self._down = False
-            log.warning("Redis cache answers again")
-        return answer
 
-    def _forget_later(self, keys, version) -> None:
-        with self._lock:
-            self._undeleted.update((key, version) for key in keys)
-
-    def _delete_again(self) -> None:
-        with self._lock:
-            pending, self._undeleted = self._undeleted, set()
-        try:
-            for version in {v for _, v in pending}:
-                super().delete_many([k for k, v in pending if v == version], version)
-        except RedisError:
-            with self._lock:
-                self._undeleted |= pending
-            raise
-        log.warning("Redis cache: %d keys deleted during the outage are deleted now", len(pending))
+    def _read_generation(self) -> bytes:
+        client = self._cache.get_client(write=True)
+        found = client.get(GENERATION)
+        if found is None:  # a Redis started empty: the first process to ask names the generation
+            client.set(GENERATION, secrets.token_hex(4), nx=True)
+            found = client.get(GENERATION)
+        return found
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
         return self._call(False, super().add, key, value, timeout, version)
@@ -102,11 +115,7 @@ class RedisCache(DjangoRedisCache):
         return self._call(False, super().touch, key, timeout, version)
 
     def delete(self, key, version=None):
-        deleted = self._call(None, super().delete, key, version)
-        if deleted is None:
-            self._forget_later([key], version)
-            return False
-        return deleted
+        return self._call(False, super().delete, key, version)
 
     def get_many(self, keys, version=None):
         return self._call({}, super().get_many, keys, version)
@@ -118,9 +127,11 @@ class RedisCache(DjangoRedisCache):
         return self._call(list(data), super().set_many, data, timeout, version)
 
     def delete_many(self, keys, version=None):
-        keys = list(keys)
-        if self._call(None, lambda: super(RedisCache, self).delete_many(keys, version) or True) is None:
-            self._forget_later(keys, version)
+        self._call(None, super().delete_many, keys, version)
 
     def clear(self):
-        return self._call(False, super().clear)
+        # The generation goes with everything else: name a new one at the next call, not a second later
+        # (keys written meanwhile under the old name would vanish mid-use).
+        cleared = self._call(False, super().clear)
+        self._generation_read = float("-inf")
+        return cleared

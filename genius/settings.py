@@ -195,12 +195,17 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
+# Deadlines have a queue of their own, with worker processes of their own (compose's `deadlines`,
+# `serve_all`): a slow webhook receiver or a mail server fills only the default queue.
+DEADLINES_QUEUE = "deadlines"
+CELERY_TASK_ROUTES = {
+    f"games.platform.tasks.{name}": {"queue": DEADLINES_QUEUE}
+    for name in ("sweep", "resolve_round", "expire_clock")
+}
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
-# How stale a feed poll's "nothing new" may be (seconds); pages poll every 1-3 s.
-GENIUS_VERSION_TTL = float(os.environ.get("GENIUS_VERSION_TTL", "1"))
 # Game page bodies kept per version and viewer (games/platform/pagecache.py): only with a cache every
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))
@@ -296,9 +301,23 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_HTTPONLY = True
 
+# Every server error is written with its traceback (issue 18.5): Django's own default writes the
+# `django.request` errors to the console only with DEBUG on, and mails them to nobody. One console
+# handler (the container's log), a line per record with its time, level, logger and process; the
+# traceback follows its line.
+_LOG_LEVEL = os.environ.get("GENIUS_LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"games": {"handlers": ["console"], "level": os.environ.get("GENIUS_LOG_LEVEL", "INFO")}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    # Everything reaches the one handler through the root; each logger only sets how much it says.
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "django": {"level": "INFO"},
+        "django.request": {"level": "WARNING"},  # 4xx as warnings, 5xx as errors with the traceback
+        "celery": {"level": "INFO"},
+        "games": {"level": _LOG_LEVEL},
+        "genius": {"level": _LOG_LEVEL},
+    },
 }

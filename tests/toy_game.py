@@ -11,7 +11,7 @@ from datetime import timedelta
 from django import forms
 
 from games.platform.kit import Announce, Ledger, Reveal, RulesError
-from games.platform.registry import GameType, Outcome, Pending
+from games.platform.registry import DEATH_MATCH, MAIN_MATCH, GameType, Outcome, Pending
 
 
 class TallyForm(forms.Form):
@@ -30,6 +30,7 @@ class TallyForm(forms.Form):
 class Tally(GameType):
     slug = "tally"
     name = "Tally (test game)"
+    match_kind = MAIN_MATCH
     flow = "rounds"
     min_players = 2
     max_players = 12
@@ -158,6 +159,7 @@ class TallyDuel(GameType):
 
     slug = "tally_duel"
     name = "Tally Duel (test game)"
+    match_kind = DEATH_MATCH
     flow = "turns"
     min_players = 2
     max_players = 2

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.platform.kit import Ledger, RulesError
 from games.platform.models import TurnClock
-from games.platform.registry import GameType, Outcome, Pending
+from games.platform.registry import MAIN_MATCH, GameType, Outcome, Pending
 
 from . import rules
 from .hidden import deal_problems, hidden_data
@@ -19,6 +19,7 @@ from .perturb import hidden_perturb
 from .rules import Phase, State
 from .settings import (
     DECISIONS,
+    DESCRIBED,
     MAX_PLAYERS,
     MIN_PLAYERS,
     decision_seconds,
@@ -36,6 +37,7 @@ def outcome(state: State, events: list) -> Outcome:
 class ArmsRace(GameType):
     slug = "arms_race"
     name = "Arms Race"
+    match_kind = MAIN_MATCH
     flow = "turns"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
@@ -45,6 +47,9 @@ class ArmsRace(GameType):
     # -- set-up -------------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)
@@ -136,6 +141,15 @@ class ArmsRace(GameType):
 
     def reserve_increment(self, game) -> float:
         return float(game.settings.get("reserve_increment", 30))
+
+    # -- the season around the game -----------------------------------------------------------------------
+    def elimination_candidate(self, game) -> int | None:
+        """The sole loser is the Elimination Candidate: three wounds of one type, or the most wounds after
+        the last round (tie-breaks drawn from the seed)."""
+        if not game.state:
+            return None
+        outcome = load(game).outcome
+        return outcome.loser if outcome is not None else None
 
     # -- the proof that nothing hidden leaks ----------------------------------------------------------------
     def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:

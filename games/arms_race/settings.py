@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, fields
 
+from games.platform import setting
 from games.platform.kit import RulesError
+from games.platform.setting import CHOICE, NUMBER, SWITCH, WHOLE, Setting
 
 from .rules import Settings
 from .rules.flow import check_settings
@@ -31,6 +33,55 @@ MIN_PLAYERS, MAX_PLAYERS = 3, 7
 RULE_FIELDS = tuple(f.name for f in fields(Settings) if f.name != "players")
 
 
+_RULES = Settings()
+
+
+def _rule(name: str, kind: str, words: str, **bounds) -> Setting:
+    return Setting(name, kind, getattr(_RULES, name), words, **bounds)
+
+
+def _clock(name: str, words: str, least: float) -> Setting:
+    return Setting(name, NUMBER, CLOCK_DEFAULTS[name], words, least=least)
+
+
+# Every setting a host may change (docs/rulings/arms_race.md says what each choice reads).
+DESCRIBED = [
+    _clock("attack_seconds", "Seconds to point the weapon.", 1),
+    _clock("respond_seconds", "Seconds to answer a claim.", 1),
+    _clock("redirect_seconds", "Seconds to turn the weapon to another player.", 1),
+    _clock("wild_seconds", "Seconds to decide on a wild card.", 1),
+    _clock("reserve_seconds", "Seconds of reserve each player has.", 0),
+    _clock("reserve_increment", "Seconds the reserve is drawn in.", 0),
+    _rule("rounds", WHOLE, "Rounds in the game.", least=1),
+    _rule("hand_size", WHOLE, "Cards in each hand.", least=1),
+    _rule("wounds_to_lose", WHOLE, "Wounds that lose the game.", least=1, most=8),
+    _rule("wild_cards_offered", SWITCH, "Wild cards are sold between rounds."),
+    _rule("wild_card_price", WHOLE, "Garnets a wild card costs.", least=0),
+    _rule("wild_cards_per_break", WHOLE, "Wild cards a player may buy between two rounds.", least=0),
+    _rule("wild_before_first_round", SWITCH, "Wild cards are sold before the first round too."),
+    _rule(
+        "wild_declared_at",
+        CHOICE,
+        "When a wild card's weapon is named: when played, or when bought.",
+        choices=("play", "purchase"),
+    ),
+    _rule("announce_wild_purchases", SWITCH, "Wild card purchases are announced."),
+    _rule(
+        "caught_pointer_winner",
+        CHOICE,
+        "Who pointed it at the sole loser when the loser's claim was called right.",
+        choices=("challenger", "previous"),
+    ),
+    _rule(
+        "final_tiebreak",
+        CHOICE,
+        "A tie for most wounds after the last round.",
+        choices=("by_type_then_random", "random"),
+    ),
+    _rule("timeout_call", CHOICE, "What a responder whose clock ran out says.", choices=("truth", "lie")),
+]
+
+
 def default_settings() -> dict:
     rules = asdict(Settings())
     return {**CLOCK_DEFAULTS, **{name: rules[name] for name in RULE_FIELDS}}
@@ -48,16 +99,7 @@ def decision_seconds(settings: dict, kind: str) -> float:
 
 
 def settings_problems(settings: dict, players: int = 7) -> list[str]:
-    problems = []
-    for name, default in CLOCK_DEFAULTS.items():
-        value = settings.get(name, default)
-        least = 0 if name.startswith("reserve") else 1
-        if isinstance(value, bool) or not isinstance(value, int | float) or value < least:
-            problems.append(f"{name} must be a number of seconds of at least {least}.")
-    defaults = asdict(Settings())
-    for name in RULE_FIELDS:
-        if name in settings and type(settings[name]) is not type(defaults[name]):
-            problems.append(f"{name} must be like {defaults[name]!r}.")
+    problems = setting.problems(settings, DESCRIBED)
     if problems:
         return problems
     try:

@@ -7,12 +7,12 @@ from datetime import timedelta
 
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, Ledger, RulesError
-from games.platform.registry import GameType, Outcome
+from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
 from .decisions import ROUND_OF_LOSER_CHOICE
 from .forms import LoserChoiceForm, RoundForm, payload_to_initial
-from .hidden import boards_from_seed, codes_of, indicator_of
+from .hidden import boards_from_seed, codes_of, codes_problem, indicator_of, overrides_problem
 from .models import BoardSet
 from .names import seat_names, with_names
 from .observation import observe
@@ -30,7 +30,7 @@ from .rules import (
     validate_action,
 )
 from .rules.codec import to_json
-from .settings import default_settings, rules_settings, settings_problems
+from .settings import DESCRIBED, default_settings, rules_settings, settings_problems
 from .store import dump, load
 from .verdicts import round_verdicts, verdict_for
 
@@ -50,6 +50,7 @@ def points_for_the_ledger(events: list) -> list:
 class CardsTable(GameType):
     slug = "cards_table"
     name = "Cards on the Table"
+    match_kind = MAIN_MATCH
     flow = "rounds"
     min_players = 2  # the match is for 10; smaller tables are for rehearsals
     max_players = 10
@@ -58,6 +59,9 @@ class CardsTable(GameType):
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)
@@ -87,15 +91,17 @@ class CardsTable(GameType):
 
     def hidden_data_set(self, game, data: dict) -> None:
         codes, rule = data.get("boards"), data.get("heat_rule") or ""
-        if not (isinstance(codes, list) and len(codes) == 3 and all(isinstance(b, list) for b in codes)):
-            raise RulesError(
-                'Send {"boards": [three lists of 25 codes like "2R"], "heat_rule": ...}.', field="boards"
-            )
+        problem = codes_problem(codes)
+        if problem:
+            raise RulesError(problem, field="boards")
         if rule and rule not in HEAT_RULES:
             raise RulesError(f"The heat rule is one of {', '.join(sorted(HEAT_RULES))}.", field="heat_rule")
+        overrides = data.get("heat_overrides") or []
+        problem = overrides_problem(overrides)
+        if problem:
+            raise RulesError(problem, field="heat_overrides")
         BoardSet.objects.update_or_create(
-            game=game,
-            defaults={"codes": codes, "heat_rule": rule, "heat_overrides": data.get("heat_overrides") or []},
+            game=game, defaults={"codes": codes, "heat_rule": rule, "heat_overrides": overrides}
         )
 
     def demo_prepare(self, game) -> None:

@@ -21,7 +21,7 @@ OVERRIDE_HELP = (
 
 
 def card_from_code(code: str) -> Card:
-    match = CODE.match(code or "")
+    match = CODE.match(code) if isinstance(code, str) else None
     if match is None:
         raise RulesError("Type a number 1-3 and a colour letter R, B or Y, like 2R.", field="card")
     return Card(int(match.group(1)), LETTER[match.group(2).upper()])
@@ -39,6 +39,45 @@ def boards_from_codes(codes: list) -> Boards | None:
         return tuple(tuple(card_from_code(code) for code in board) for board in codes)
     except RulesError:
         return None
+
+
+def codes_problem(codes) -> str | None:
+    """What is wrong with the shape of boards a host sent (three lists of up to 25 short texts); None when
+    they can be stored. A missing card (a blank code) is not wrong yet: it blocks the start, and says so."""
+    if not (isinstance(codes, list) and len(codes) == 3 and all(isinstance(b, list) for b in codes)):
+        return 'Send {"boards": [three lists of 25 codes like "2R"], "heat_rule": ...}.'
+    for number, board in enumerate(codes, start=1):
+        if len(board) > 25:
+            return f"Board {number} has {len(board)} cards; a board has 25."
+        for index, code in enumerate(board):
+            if not isinstance(code, str) or len(code) > 8:
+                where = f"Board {number}, R{index // 5 + 1}C{index % 5 + 1}"
+                return f'{where}: a card is a code like "2R" (a number 1-3 and R, B or Y), not {code!r:.40}.'
+    return None
+
+
+SIDES = ("top", "right", "bottom", "left", "background")
+
+
+def overrides_problem(rows) -> str | None:
+    """What is wrong with heat overrides sent as rows ({"round", "row", "col", and the five sides}); None
+    when every row is one the start can apply."""
+    if not isinstance(rows, list):
+        return (
+            "heat_overrides is a list of rows like "
+            + '{"round": 2, "row": 3, "col": 4, "top": "black", ...}.'
+        )
+    shades = {shade.value for shade in Shade}
+    for number, row in enumerate(rows, start=1):
+        if not isinstance(row, dict) or set(row) != {"round", "row", "col", *SIDES}:
+            return f"Override {number} needs exactly round, row, col, {', '.join(SIDES)}."
+        for key, most in (("round", 3), ("row", 5), ("col", 5)):
+            if type(row[key]) is not int or not 1 <= row[key] <= most:
+                return f"Override {number}: {key} must be a whole number from 1 to {most}."
+        for side in SIDES:
+            if row[side] not in shades:
+                return f"Override {number}: {side} must be one of {', '.join(sorted(shades))}."
+    return None
 
 
 def codes_of(boards: Boards) -> list[list[str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from games.platform.kit import Ledger, RulesError
-from games.platform.registry import GameType, Outcome
+from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
 from .decisions import LAST_DECISION_ROUND
@@ -17,13 +17,14 @@ from .observation import observe
 from .operations import OPERATIONS, expire_offers
 from .perturb import hidden_perturb
 from .rules import HORSES, ROUNDS, initial_state, movement_table_problems, resolve_round, validate_submission
-from .settings import default_settings, rules_settings, settings_problems
+from .settings import DESCRIBED, default_settings, rules_settings, settings_problems
 from .store import dump, load
 
 
 class HorseRace(GameType):
     slug = "horse_race"
     name = "Blackout Middle Horse Race"
+    match_kind = MAIN_MATCH
     flow = "rounds"
     min_players = 2  # the match is for 9; smaller tables are allowed for rehearsals (see the rulings)
     max_players = 9
@@ -33,6 +34,9 @@ class HorseRace(GameType):
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)
@@ -125,6 +129,14 @@ class HorseRace(GameType):
     # -- between the rounds -----------------------------------------------------------------------------
     def operations(self) -> dict:
         return dict(OPERATIONS)
+
+    # -- the season around the game ---------------------------------------------------------------------
+    def elimination_candidate(self, game) -> int | None:
+        """Fewest points, or the EC vote's result (its decision round): the ending names the seat."""
+        if not game.state:
+            return None
+        ending = load(game).ending
+        return ending.elimination_candidate if ending is not None else None
 
     # -- the one door -----------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:

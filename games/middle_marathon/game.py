@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from games.platform.kit import Announce, Ledger
-from games.platform.registry import GameType, Outcome, Pending
+from games.platform.registry import DEATH_MATCH, GameType, Outcome, Pending
 
 from . import rules
 from .names import player, usernames
 from .observation import observe
 from .perturb import hidden_perturb
 from .rules.pieces import seat_name
-from .settings import clock, default_settings, first_player, rules_settings, settings_problems
+from .settings import DESCRIBED, clock, default_settings, first_player, rules_settings, settings_problems
 from .store import dump, load
 
 # What the clock says is owed, by the rules' decision kind (the clock's label holds 40 characters).
@@ -33,6 +33,7 @@ def choices_made_this_turn(state: rules.State) -> int:
 class MiddleMarathon(GameType):
     slug = "middle_marathon"
     name = "Middle Marathon"
+    match_kind = DEATH_MATCH
     flow = "turns"
     min_players = 2
     max_players = 2
@@ -42,6 +43,9 @@ class MiddleMarathon(GameType):
     # -- set-up -------------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)
@@ -117,6 +121,16 @@ class MiddleMarathon(GameType):
             if points:
                 events.append(Ledger(seat, "points", points, "Middle Marathon: placements"))
         return events
+
+    # -- the season around the game -----------------------------------------------------------------------
+    def match_loser(self, game) -> int | None:
+        """The player who did not win (on points, the tie-break ladder or the clock); None if the DMO wins."""
+        if not game.state:
+            return None
+        result = load(game).result
+        if result is None or result["winner"] is None:
+            return None
+        return 1 - result["winner"]
 
     # -- the one door -------------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:

@@ -6,6 +6,9 @@ import random
 from dataclasses import fields
 from typing import Any
 
+from games.platform import setting
+from games.platform.setting import CHOICE, NUMBER, SWITCH, WHOLES, Setting
+
 from . import rules
 
 # Every clock value is a setting: hosts run slower versions of a DM for players in other time zones.
@@ -29,25 +32,44 @@ def default_settings() -> dict[str, Any]:
     return settings
 
 
+_RULES = rules.Settings()
+_WORDS = {
+    "turn_seconds": "Seconds a turn lasts.",
+    "interaction_seconds": "Seconds added for each interaction.",
+    "off_turn_decision_seconds": "Seconds for the other player's decision.",
+    "reserve_seconds": "Seconds of reserve each player has.",
+    "reserve_increment_seconds": "Seconds the reserve is drawn in.",
+    "neutral_is_a_colour": "The purple Movement piece counts as a colour.",
+    "zero_may_target_itself": "Force's and Reflect's 0 may select the piece itself.",
+    "discards_public": "The cards Movement's 0 throws away are announced (off: only how many).",
+}
+
+# Every setting a host may change (docs/rulings/middle_marathon.md says what each ruling reads).
+DESCRIBED = [
+    Setting(
+        "first_player",
+        CHOICE,
+        0,
+        'Who goes first: 0 (Blue), 1 (Red) or "random" (drawn from the seed).',
+        choices=FIRST_PLAYER_CHOICES,
+        ruling="The DMO, MarcerMercer, will choose which player goes first.",
+    ),
+    *[Setting(name, NUMBER, getattr(_RULES, name), _WORDS[name], above=0) for name in CLOCKS],
+    *[Setting(name, SWITCH, getattr(_RULES, name), _WORDS[name]) for name in RULINGS],
+    Setting(
+        "placement_points",
+        WHOLES,
+        _RULES.placement_points,
+        "Points for each placement, 1st place first.",
+        length=len(rules.PIECES),
+    ),
+]
+
+
 def settings_problems(settings: dict[str, Any]) -> list[str]:
-    problems = []
-    if settings.get("first_player") not in FIRST_PLAYER_CHOICES:
-        problems.append('first_player must be 0 (Blue), 1 (Red) or "random"')
-    for name in CLOCKS:
-        value = settings.get(name)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            problems.append(f"{name} must be a positive number of seconds")
-    for name in RULINGS:
-        if not isinstance(settings.get(name), bool):
-            problems.append(f"{name} must be true or false")
-    points = settings.get("placement_points")
-    if (
-        not isinstance(points, list)
-        or len(points) != len(rules.PIECES)
-        or not all(type(p) is int for p in points)
-    ):
-        problems.append(f"placement_points must list {len(rules.PIECES)} whole numbers, 1st place first")
-    return problems
+    """Each setting by kind and range; every one of them must be there (a game keeps them all)."""
+    missing = [f"{s.key} is missing." for s in DESCRIBED if s.key not in settings]
+    return missing + setting.problems(settings, DESCRIBED)
 
 
 def clock(settings: dict[str, Any], name: str) -> float:

@@ -22,6 +22,10 @@ def resolve_round(round_id: int, early: bool = False) -> None:
     _after_commit("resolve_round", round_id, early)
 
 
+def expire_clock(game_id: int, generation: int) -> None:
+    _after_commit("expire_clock", game_id, generation)
+
+
 def notify_round_resolved(round_id: int) -> None:
     _after_commit("notify_round_resolved", round_id)
 

@@ -26,11 +26,9 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 
-from .models import Game
 from .registry import Viewer
 
 log = logging.getLogger(__name__)
@@ -122,45 +120,33 @@ def _renew(keys: list[str]) -> bool:
     return not cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
 
 
-def _renew_or_move(keys: list[str], games) -> None:
-    """Renew the stamps; when the cache cannot take them, move the versions of `games` (a queryset) instead.
-
-    Never raises: it runs after a commit, and a stored write must not be answered as a failure (18.1). A
-    stamp the cache missed would leave a body cached before an outage current when Redis comes back with
-    its old keys; a moved version makes every body of the game new. That tells spectators something moved
-    (while Redis is away only), which is better than a player not seeing their own save.
-    """
+def _renew_safely(keys: list[str]) -> None:
+    """Renew the stamps, and never raise: it runs after a commit, and a stored write must not be answered
+    as a failure (issue 18.1). A stamp the cache dropped (Redis away) is no stale page later: the cache
+    moves its generation when Redis answers again (genius/cache.py), and no body from before is read."""
     try:
-        if _renew(keys):
-            return
+        if not _renew(keys):
+            log.warning("The cache dropped page stamps %s; its next generation forgets the old ones", keys)
     except Exception:
         log.exception("Renewing page stamps %s failed", keys)
-    try:
-        games.update(version=F("version") + 1)
-    except Exception:
-        log.exception("Moving the versions of games %s after a lost page stamp failed", keys)
 
 
-def _renew_after_commit(keys: list[str], games) -> None:
+def _renew_after_commit(keys: list[str]) -> None:
     # After the commit is what makes it right: a page read before the commit may still see the old data
     # and store it under the old stamp, which nobody asks for once it is renewed. Now as well only when this
     # transaction sits inside another (a caller's, or a test's, which never commits): reads in the outer
     # one already see the change. A save on its own, the hot path, writes once.
     if enabled():
         if len(transaction.get_connection().atomic_blocks) > 1:
-            _renew_or_move(keys, games)
-        transaction.on_commit(lambda: _renew_or_move(keys, games))
+            _renew_safely(keys)
+        transaction.on_commit(lambda: _renew_safely(keys))
 
 
 def seat_changed(seat) -> None:
     """A player's own saved submission moved: their cached pages are out of date."""
-    _renew_after_commit([f"stamp:seat:{seat.game_id}:{seat.user_id}"], Game.objects.filter(pk=seat.game_id))
+    _renew_after_commit([f"stamp:seat:{seat.game_id}:{seat.user_id}"])
 
 
 def ledger_changed(season_id: int, user_ids) -> None:
     """Balances moved: the owners' cached pages in that season are out of date."""
-    users = set(user_ids)
-    _renew_after_commit(
-        [f"stamp:ledger:{season_id}:{uid}" for uid in users],
-        Game.objects.filter(season_id=season_id, seats__user_id__in=users),
-    )
+    _renew_after_commit([f"stamp:ledger:{season_id}:{uid}" for uid in set(user_ids)])

@@ -6,8 +6,10 @@ import logging
 
 from celery import shared_task
 
+from .errors import Busy
 from .models import Event, Game, Round, Webhook
 from .services import notify
+from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
@@ -17,12 +19,22 @@ log = logging.getLogger(__name__)
 
 @shared_task(name="games.platform.tasks.sweep")
 def sweep() -> dict:
+    """Queue one task per due round and clock (the `deadlines` queue, earliest deadline first)."""
     return run_sweep()
 
 
 @shared_task(name="games.platform.tasks.resolve_round")
-def resolve_round(round_id: int, early: bool = False) -> bool:
+def resolve_round(round_id: int, early: bool = False) -> str:
     return round_resolve(round_id=round_id, early=early)
+
+
+@shared_task(name="games.platform.tasks.expire_clock")
+def expire_clock(game_id: int, generation: int) -> bool:
+    try:
+        return clock_expire(game_id=game_id, generation=generation)
+    except Busy:  # another transaction holds the game: the next sweep finds the clock again
+        log.warning("The clock of game %s waited too long for its locks; the next sweep retries", game_id)
+        return False
 
 
 @shared_task(name="games.platform.tasks.notify_round_resolved")

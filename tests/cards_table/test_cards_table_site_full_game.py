@@ -15,7 +15,7 @@ from games.platform.models import DeathMatchPick, Game, Round
 from games.platform.services.commitment import commitment_check
 from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.season import tokens_of_life
-from games.platform.services.sweep import sweep
+from tests.sweeping import sweep
 
 from .site_support import NAMES, make_game, observe, operate, resolve, submit
 

@@ -120,7 +120,7 @@ def test_settings_are_checked(season, hank):
     assert kind.settings_problems(kind.default_settings()) == []
     assert kind.settings_problems({**kind.default_settings(), "window_minutes": 10}) == []
     problems = kind.settings_problems({**kind.default_settings(), "round_hours": 0, "rules": {"nonsense": 1}})
-    assert problems == ["round_hours must be a number of hours above 0.", "Unknown setting(s): nonsense."]
+    assert problems == ["round_hours must be a number above 0, not 0.", "Unknown rules setting(s): nonsense."]
     with pytest.raises(RulesError):
         game_services.game_create(
             season=season, game_type="horse_race", name="Bad", hosts=[hank], settings={"window_minutes": -1}

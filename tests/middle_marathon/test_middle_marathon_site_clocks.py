@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games.middle_marathon.rules import pending
 from games.platform.models import Game, Seat, TurnClock
-from games.platform.services.sweep import sweep
 from tests.middle_marathon.marathon_site import act, api, marathon_game, put_state, state_of
 from tests.middle_marathon.positions import make
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0)

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from .. import registry
 from ..errors import NotAllowed
+from ..kit import RulesError
 from ..models import DeathMatchPick, Game, Season, Submission
 from ..observation import event_dict, observe, seat_of_player, viewer_or_404, visible_events, visible_games
 from ..services import games as game_services
@@ -281,10 +282,12 @@ class HostSeatApi(HostApi):
         data.is_valid(raise_exception=True)
         user = get_user_model().objects.filter(username=data.validated_data["username"]).first()
         if user is None:
-            from ..kit import RulesError
-
             raise RulesError("No player has that username.", field="username")
-        game_services.game_seat(game=game, user=user, actor=request.user)
+        try:
+            game_services.game_seat(game=game, user=user, actor=request.user)
+        except RulesError as exc:
+            # The service speaks of the user; here the field is the username the host typed.
+            raise RulesError(exc.message, field="username" if exc.field == "user" else exc.field) from exc
         return Response(observe(game, viewer))
 
 

@@ -53,6 +53,9 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
         raise StateChanged("Players can only be seated before the game starts.")
     if game.hosts.filter(pk=user.pk).exists():
         raise RulesError(f"{user} hosts this game and cannot also play it.", field="user")
+    seated = game.seats.filter(user=user).values_list("number", flat=True).first()
+    if seated is not None:
+        raise RulesError(f"{user} is already seated in this game (seat {seated + 1}).", field="user")
     kind = registry.get(game.game_type)
     taken = game.seats.count()
     if taken >= kind.max_players:

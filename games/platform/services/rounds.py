@@ -102,7 +102,7 @@ def round_open(*, game: Game, number: int, now) -> Round | None:
     return Round.objects.create(game=game, number=number, opens_at=now, closes_at=now + window)
 
 
-def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -> Resolution:
+def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resolution:
     """Close and resolve one round in one transaction, at this call's own time; say what happened.
 
     Safe to call any number of times from anywhere: under the game's and then the round's lock (the order
@@ -119,7 +119,7 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -
             if game is None:
                 return Resolution.NOT_RUNNING  # the game was deleted
             rnd = Round.objects.select_for_update().get(pk=round_id)
-            now = now or timezone.now()  # after the locks: the time this resolution really runs
+            now = timezone.now()  # after the locks: the time this resolution really runs
             if rnd.status == Round.Status.FAILED:
                 return Resolution.FAILED
             if rnd.status != Round.Status.OPEN:
