@@ -195,12 +195,17 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "store_processed": False,
     }
 CELERY_TASK_IGNORE_RESULT = True
+# Deadlines have a queue of their own, with worker processes of their own (compose's `deadlines`,
+# `serve_all`): a slow webhook receiver or a mail server fills only the default queue.
+DEADLINES_QUEUE = "deadlines"
+CELERY_TASK_ROUTES = {
+    f"games.platform.tasks.{name}": {"queue": DEADLINES_QUEUE}
+    for name in ("sweep", "resolve_round", "expire_clock")
+}
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
-# How stale a feed poll's "nothing new" may be (seconds); pages poll every 1-3 s.
-GENIUS_VERSION_TTL = float(os.environ.get("GENIUS_VERSION_TTL", "1"))
 # Game page bodies kept per version and viewer (games/platform/pagecache.py): only with a cache every
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))

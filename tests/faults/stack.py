@@ -143,6 +143,8 @@ class Stack:
                     "genius",
                     "worker",
                     "-B",
+                    "-Q",
+                    "celery,deadlines",
                     "--pool",
                     "solo",
                     "--loglevel",
