@@ -130,4 +130,8 @@ class RedisCache(DjangoRedisCache):
         self._call(None, super().delete_many, keys, version)
 
     def clear(self):
-        return self._call(False, super().clear)
+        # The generation goes with everything else: name a new one at the next call, not a second later
+        # (keys written meanwhile under the old name would vanish mid-use).
+        cleared = self._call(False, super().clear)
+        self._generation_read = float("-inf")
+        return cleared

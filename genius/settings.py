@@ -206,8 +206,6 @@ CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
-# How stale a feed poll's "nothing new" may be (seconds); pages poll every 1-3 s.
-GENIUS_VERSION_TTL = float(os.environ.get("GENIUS_VERSION_TTL", "1"))
 # Game page bodies kept per version and viewer (games/platform/pagecache.py): only with a cache every
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))

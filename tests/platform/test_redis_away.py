@@ -142,3 +142,14 @@ def test_a_move_and_an_announcement_are_stored_and_answered_200(
     assert told.status_code in (200, 201), told.content
     assert Event.objects.filter(game=duel, text__contains="says 2").exists()
     assert Event.objects.filter(game=duel, text="Redis is away").exists()
+
+
+def test_a_key_written_right_after_a_clear_is_still_read_a_second_later():
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs a Redis (REDIS_URL)")
+    shared = RedisCache(os.environ["REDIS_URL"], {})
+    shared.get("warm")  # the generation is read
+    shared.clear()  # ... and deleted with everything else (a test's clean start, a Redis started empty)
+    assert shared.set("body", "kept") is True
+    shared._generation_read -= 10  # a second later, the generation is read again
+    assert shared.get("body") == "kept"
