@@ -215,8 +215,6 @@ CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
-# How stale a feed poll's "nothing new" may be (seconds); pages poll every 1-3 s.
-GENIUS_VERSION_TTL = float(os.environ.get("GENIUS_VERSION_TTL", "1"))
 # Game page bodies kept per version and viewer (games/platform/pagecache.py): only with a cache every
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))
@@ -236,6 +234,10 @@ GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"
 # with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
 GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
+# A webhook delivery that failed is retried six times, waiting from this many seconds, doubling each time
+# up to the cap, with jitter (games/platform/tasks.py).
+GENIUS_WEBHOOK_RETRY_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_SECONDS", "10"))
+GENIUS_WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_MAX_SECONDS", "300"))
 
 # Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")

@@ -6,9 +6,7 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
-import time
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
@@ -45,6 +43,7 @@ from .observation import (
 from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
+from .versions import game_row
 
 
 def healthz(request):
@@ -95,8 +94,7 @@ def game_page(request, game_id: int):
             # A form on another page of this game (a pair chat) sends the player back there.
             if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
                 return redirect(back)
-            # "fresh": the page after one's own move reads the game's version now, not a second-old copy.
-            return redirect(reverse("game", args=[game.id]) + "?fresh=1")
+            return redirect(reverse("game", args=[game.id]))
         game.refresh_from_db()
     with reading(game):
         obs = observe(game, viewer)
@@ -116,10 +114,10 @@ def game_page(request, game_id: int):
 def _game_page_read(request, game_id: int):
     """A game page as most requests ask for it: from the page cache when this viewer's body is kept.
 
-    The game's version comes from game_row (at most GENIUS_VERSION_TTL old, like the feed's); the game
-    itself is read only to render a body the cache does not hold.
+    The game's version comes from game_row (the shared cache, as the feed's does); the game itself is read
+    only to render a body the cache does not hold.
     """
-    light = _light_game(game_id, fresh=request.GET.get("fresh") == "1")
+    light = _light_game(game_id)
     viewer, look = _cached_part(request, light, "page")
     body = look.body
     if body is None:
@@ -148,9 +146,9 @@ def _cached_part(request, light: Game, part: str):
     return viewer, look
 
 
-def _light_game(game_id: int, *, fresh: bool = False) -> Game:
+def _light_game(game_id: int) -> Game:
     """The game as far as its row in game_row goes (id, version, name, season, status, public): unsaved."""
-    row = game_row(game_id, fresh=fresh)
+    row = game_row(game_id)
     if row is None:
         raise Http404("No such game.")
     return Game(pk=game_id, **row)
@@ -233,24 +231,6 @@ def _save_submission(request, game, viewer):
         return form
     messages.success(request, "Saved. You can change it until the round closes.")
     return None
-
-
-_versions: dict[int, tuple[float, dict | None]] = {}
-
-
-def game_row(game_id: int, *, fresh: bool = False) -> dict | None:
-    """A game's version and status, from this process's memory for up to GENIUS_VERSION_TTL seconds.
-
-    Many pages poll the same game every second or two; one query per game per second per process is
-    enough, and a page is never more than that second behind. `fresh` reads it now.
-    """
-    now = time.monotonic()
-    hit = _versions.get(game_id)
-    if not fresh and hit is not None and now - hit[0] < settings.GENIUS_VERSION_TTL:
-        return hit[1]
-    row = Game.objects.filter(pk=game_id).values("version", "status", "public", "name", "season_id").first()
-    _versions[game_id] = (now, row)
-    return row
 
 
 def game_feed(request, game_id: int):

@@ -7,7 +7,7 @@ from django.db.models import F
 from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 
-from .. import enqueue
+from .. import enqueue, versions
 from ..kit import Announce, Ledger, Reveal
 from ..models import Event, Game, Webhook
 from .ledger import ledger_post_many
@@ -16,6 +16,7 @@ from .ledger import ledger_post_many
 def bump_version(game: Game) -> None:
     """Anything a viewer could see changed: the next feed poll must not answer 'nothing new'."""
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    versions.game_moved(game.pk)
 
 
 @receiver(m2m_changed, sender=Game.hosts.through, dispatch_uid="game-hosts-changed")
