@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('platform', '0006_negative_points'),
+        ('platform', '0007_readable_names'),
     ]
 
     operations = [
