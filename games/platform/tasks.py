@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import logging
+import random
 
 from celery import shared_task
+from django.conf import settings
 
 from .errors import Busy
 from .models import Event, Game, Round, Webhook
@@ -80,16 +82,17 @@ def notify_your_turn(game_id: int, user_id: int, kind: str) -> int:
     )
 
 
-@shared_task(
-    name="games.platform.tasks.deliver_webhook",
-    bind=True,
-    max_retries=6,
-    retry_backoff=True,
-    retry_backoff_max=600,
-    retry_jitter=True,
-)
+def backoff(retries: int, first: float, cap: float) -> float:
+    """Seconds before the next try: doubling from `first`, at most `cap`, and a random half of it off, so
+    the deliveries that failed together (a receiver down) do not all come back at the same moment."""
+    ceiling = min(cap, first * 2**retries)
+    return random.uniform(ceiling / 2, ceiling)
+
+
+@shared_task(name="games.platform.tasks.deliver_webhook", bind=True, max_retries=6)
 def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
-    """Post one announcement to one webhook; a failure is retried with exponential backoff."""
+    """Post one announcement to one webhook; a failure is retried with exponential backoff and jitter
+    (GENIUS_WEBHOOK_RETRY_SECONDS doubling, at most GENIUS_WEBHOOK_RETRY_MAX_SECONDS; six retries)."""
     webhook = Webhook.objects.filter(pk=webhook_id, active=True).first()
     event = Event.objects.select_related("game__season").filter(pk=event_id).first()
     if webhook is None or event is None:
@@ -101,4 +104,9 @@ def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
         log.warning("webhook %s refused: %s", webhook_id, exc)
         return 0
     except DeliveryFailed as exc:
-        raise self.retry(exc=exc) from exc
+        wait = backoff(
+            self.request.retries,
+            settings.GENIUS_WEBHOOK_RETRY_SECONDS,
+            settings.GENIUS_WEBHOOK_RETRY_MAX_SECONDS,
+        )
+        raise self.retry(exc=exc, countdown=wait) from exc
