@@ -28,7 +28,8 @@ def test_a_round_that_waited_for_verdicts_resolves_when_the_host_gives_the_last_
     assert "Heat indicator guess: “black faces the hotter side”" in page and 'value="Right"' in page
     # The host asks for the close before the deadline: it waits for the two verdicts, and says so.
     assert press(client, cards, "resolve") == (
-        "Round 1 was not resolved: waiting for 2 verdicts (cat, eve). Give them below; the round then resolves."
+        "Round 1 was not resolved: waiting for 2 verdicts (cat, eve). "
+        "Give them below; the round then resolves."
     )
     assert press(client, cards, "verdict", seat=2, answer="Wrong") == (
         "Verdict given: cat, wrong. Waiting for 1 more verdict."
