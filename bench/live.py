@@ -31,6 +31,7 @@ class Poller:
     def __init__(self, port: int, game_id: int, cookie: str, version: int, interval: float):
         self.port, self.game_id, self.interval = port, game_id, interval
         self.cookie, self.version = cookie, version
+        self.arrivals: list[tuple[int, float]] = []  # (a newer version shown, when its answer arrived)
         self.seen = asyncio.Condition()
         self.stopped = False
         self.errors: list[str] = []
@@ -54,7 +55,10 @@ class Poller:
             found = VERSION_IN_BODY.search(body) if status == 200 else None
             if status == 200 and found:
                 async with self.seen:
-                    self.version = max(self.version, int(found.group(1)))
+                    shown = int(found.group(1))
+                    if shown > self.version:
+                        self.version = shown
+                        self.arrivals.append((shown, arrived))
                     self.seen.notify_all()
                 due = arrived + self.interval  # the swapped element starts its own timer
             elif status in (200, 286):  # 286: htmx's "stop polling" (the game is over)
@@ -65,10 +69,10 @@ class Poller:
                 due += self.interval
 
     async def until(self, version: int) -> float:
-        """The moment this page first showed `version` or a later one."""
+        """The moment this page's poll first answered with `version` or a later one."""
         async with self.seen:
             await self.seen.wait_for(lambda: self.version >= version)
-        return time.monotonic()
+        return min(arrived for shown, arrived in self.arrivals if shown >= version)
 
 
 async def new_match(port: int, world: dict, pair: tuple[int, int], number: int) -> dict:
@@ -129,7 +133,10 @@ async def play(
                     break
                 opponent = pages[1 - seat]
                 try:
-                    seen = await asyncio.wait_for(opponent.until(game["version"]), SEEN_WITHIN_S)
+                    # `mine` was read just before the move and nothing else moves the game meanwhile: the
+                    # first version above it is the move's. (The move's own answer may carry the version
+                    # as the move read it, before its events were counted.)
+                    seen = await asyncio.wait_for(opponent.until(mine["version"] + 1), SEEN_WITHIN_S)
                 except TimeoutError:
                     errors.append(f"the opponent's page did not show the move in {SEEN_WITHIN_S} s")
                     continue

@@ -1,15 +1,40 @@
-"""Django's Redis cache, keeping one Redis client per connection pool instead of building one per call.
+"""Django's Redis cache, made cheap per call and harmless when Redis does not answer.
 
-Django's RedisCacheClient makes a new `redis.Redis` for every cache call, and redis-py fills a table of
-about 170 response callbacks for each: on this site's hot paths (a session read and a page-cache lookup
-per page view, a stamp per save) that cost more than the round trip to Redis. A client is safe to share
-between threads (it takes a connection from the pool per command), so one per pool is enough.
+One client per connection pool: Django's RedisCacheClient makes a new `redis.Redis` for every cache call,
+and redis-py fills a table of about 170 response callbacks for each; on this site's hot paths (a session
+read and a page-cache lookup per page view, a stamp per save) that cost more than the round trip to Redis.
+A client is safe to share between threads (it takes a connection from the pool per command).
+
+A Redis that does not answer is an empty cache (issue 18.2): every read misses, every write is dropped and
+says so (`set` answers False, `set_many` names every key), and nothing raises. The page cache then renders,
+and the sessions (`cached_db`) are read from the database. After a failure the process leaves Redis alone
+for GENIUS_CACHE_RETRY_SECONDS, so an outage costs each request no connection attempt, and each command
+waits at most GENIUS_REDIS_TIMEOUT seconds.
+
+Writes dropped during an outage must not leave wrong copies behind when Redis comes back with its old keys
+(it was unreachable or hung, not restarted): a session logged out meanwhile would log in again, and a page
+stamp a save could not renew would serve the page from before the save. So every key carries the cache's
+generation, kept in Redis: a process that saw Redis fail moves the generation when it answers again, and
+every process reads it at most GENIUS_CACHE_RETRY_SECONDS old (one GET a second per process). Generations
+are random, so one never comes back. Nothing cached before an outage is read
+after it; the sessions are read again from the database, the pages rendered again.
 """
 
 from __future__ import annotations
 
+import logging
+import secrets
+import time
+
+from django.conf import settings
+from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
+from redis.exceptions import RedisError
+
+log = logging.getLogger("genius.cache")
+
+GENERATION = "genius:cache-generation"
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -27,5 +52,86 @@ class RedisCacheClient(DjangoRedisCacheClient):
 
 class RedisCache(DjangoRedisCache):
     def __init__(self, server, params):
-        super().__init__(server, params)
+        timeout = getattr(settings, "GENIUS_REDIS_TIMEOUT", 1.0)
+        options = {"socket_connect_timeout": timeout, "socket_timeout": timeout, **params.get("OPTIONS", {})}
+        super().__init__(server, {**params, "OPTIONS": options})
         self._class = RedisCacheClient
+        self._down_until = 0.0  # monotonic time before which Redis is not asked
+        self._failed = False  # Redis failed since the generation last moved
+        self._generation = b""
+        self._generation_read = float("-inf")
+
+    @staticmethod
+    def _retry_seconds() -> float:
+        return getattr(settings, "GENIUS_CACHE_RETRY_SECONDS", 1.0)
+
+    def make_key(self, key, version=None):
+        return super().make_key(f"{self._generation.decode()}:{key}", version)
+
+    def _call(self, miss, method, *args):
+        """`method` of Django's Redis cache, or `miss` when Redis does not answer (or failed a moment ago)."""
+        now = time.monotonic()
+        if now < self._down_until:
+            return miss
+        try:
+            if self._failed:
+                # Back after a failure: what this process (or any) dropped meanwhile is behind a new
+                # generation, and so is every copy from before. A random one: a generation never repeats.
+                self._generation = secrets.token_hex(4).encode()
+                self._cache.get_client(write=True).set(GENERATION, self._generation)
+                self._generation_read = now
+                self._failed = False
+                log.warning("Redis cache answers again: generation %s", self._generation.decode())
+            elif now - self._generation_read >= self._retry_seconds():
+                self._generation = self._read_generation()
+                self._generation_read = now
+            return method(*args)
+        except RedisError as exc:
+            self._down_until = time.monotonic() + self._retry_seconds()
+            if not self._failed:
+                self._failed = True
+                log.warning("Redis cache unavailable (%s: %s): serving without it", type(exc).__name__, exc)
+            return miss
+
+    def _read_generation(self) -> bytes:
+        client = self._cache.get_client(write=True)
+        found = client.get(GENERATION)
+        if found is None:  # a Redis started empty: the first process to ask names the generation
+            client.set(GENERATION, secrets.token_hex(4), nx=True)
+            found = client.get(GENERATION)
+        return found
+
+    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call(False, super().add, key, value, timeout, version)
+
+    def get(self, key, default=None, version=None):
+        return self._call(default, super().get, key, default, version)
+
+    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+        # True when stored, False when dropped: Django's own answers None either way.
+        return self._call(False, lambda: super(RedisCache, self).set(key, value, timeout, version) or True)
+
+    def touch(self, key, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call(False, super().touch, key, timeout, version)
+
+    def delete(self, key, version=None):
+        return self._call(False, super().delete, key, version)
+
+    def get_many(self, keys, version=None):
+        return self._call({}, super().get_many, keys, version)
+
+    def has_key(self, key, version=None):
+        return self._call(False, super().has_key, key, version)
+
+    def set_many(self, data, timeout=DEFAULT_TIMEOUT, version=None):
+        return self._call(list(data), super().set_many, data, timeout, version)
+
+    def delete_many(self, keys, version=None):
+        self._call(None, super().delete_many, keys, version)
+
+    def clear(self):
+        # The generation goes with everything else: name a new one at the next call, not a second later
+        # (keys written meanwhile under the old name would vanish mid-use).
+        cleared = self._call(False, super().clear)
+        self._generation_read = float("-inf")
+        return cleared

@@ -1,4 +1,5 @@
-"""The Celery app: the worker runs the sweep and the notifications; beat queues the sweep."""
+"""The Celery app: beat queues the sweep; the `deadlines` workers run it and the resolutions it queues,
+the other workers the notifications and webhooks."""
 
 import os
 
@@ -15,5 +16,12 @@ app.autodiscover_tasks()
 def schedule_the_sweep(sender, **kwargs):
     from django.conf import settings
 
-    # The sweep is the one thing that must run: it finds every due round and clock by query.
-    sender.add_periodic_task(settings.GENIUS_SWEEP_SECONDS, sender.signature("games.platform.tasks.sweep"))
+    # The sweep is the one thing that must run: it finds every due round and clock by query. A sweep that
+    # waited in the queue longer than a minute is dropped (a later one does its work): after an outage the
+    # worker does not run every sweep beat queued meanwhile.
+    every = settings.GENIUS_SWEEP_SECONDS
+    sweep = sender.signature("games.platform.tasks.sweep").set(expires=max(60.0, 2 * every))
+    sender.add_periodic_task(every, sweep)
+    # What a commit queued while the broker was away (games/platform/enqueue.py) goes out once it is back.
+    resend = sender.signature("games.platform.tasks.resend_pending").set(expires=60.0)
+    sender.add_periodic_task(settings.GENIUS_RESEND_SECONDS, resend)

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
     "allauth",
@@ -78,6 +79,8 @@ for _app in GAME_APPS:
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Personal answers are kept by no shared cache (static files above it are the same for everyone).
+    "genius.middleware.PrivateAnswers",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -122,10 +125,21 @@ DATABASES = {
 if os.environ.get("GENIUS_TEST_DB"):
     # Several test runs on one server (parallel sessions) each take a test database of their own.
     DATABASES["default"]["TEST"] = {"NAME": os.environ["GENIUS_TEST_DB"]}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A Postgres that is away (or a network that drops packets) fails a connection in seconds instead of
+    # holding the process for as long as the operating system waits.
+    DATABASES["default"].setdefault("OPTIONS", {})["connect_timeout"] = int(
+        os.environ.get("GENIUS_DB_CONNECT_TIMEOUT", "5")
+    )
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_POOL"):
     # Django's own psycopg pool (used by the benchmark and production); tests open plain connections.
+    # A request waits at most GENIUS_DB_POOL_TIMEOUT seconds for a connection (psycopg's default is 30).
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 2, "max_size": 8}
+    DATABASES["default"]["OPTIONS"]["pool"] = {
+        "min_size": 2,
+        "max_size": 8,
+        "timeout": float(os.environ.get("GENIUS_DB_POOL_TIMEOUT", "5")),
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_flag("GENIUS_DB_PREPARE", True):
     # Parameters bound by the server, and each statement a connection has run twice kept prepared on it
     # (parsed and planned once): the same few statements answer every save and page, and planning them
@@ -227,24 +241,50 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_queue / "control"),
         "store_processed": False,
     }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A Redis that hangs must not hang a request that queues work after its commit (issue 18.1): the
+    # publish gives up, and the task is kept in the database to send again (games/platform/enqueue.py).
+    CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_connect_timeout", 2)
+    CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_timeout", 5)
+# After the broker refused, a process keeps work in the database for this many seconds without asking it;
+# beat sends what was kept every GENIUS_RESEND_SECONDS.
+GENIUS_BROKER_RETRY_SECONDS = float(os.environ.get("GENIUS_BROKER_RETRY_SECONDS", "1"))
+GENIUS_RESEND_SECONDS = float(os.environ.get("GENIUS_RESEND_SECONDS", "10"))
 CELERY_TASK_IGNORE_RESULT = True
+# Deadlines have a queue of their own, with worker processes of their own (compose's `deadlines`,
+# `serve_all`): a slow webhook receiver or a mail server fills only the default queue.
+DEADLINES_QUEUE = "deadlines"
+CELERY_TASK_ROUTES = {
+    f"games.platform.tasks.{name}": {"queue": DEADLINES_QUEUE}
+    for name in ("sweep", "resolve_round", "expire_clock")
+}
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
-# How stale a feed poll's "nothing new" may be (seconds); pages poll every 1-3 s.
-GENIUS_VERSION_TTL = float(os.environ.get("GENIUS_VERSION_TTL", "1"))
 # Game page bodies kept per version and viewer (games/platform/pagecache.py): only with a cache every
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))
 GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600"))
+# A Redis that does not answer is an empty cache (genius/cache.py): each command waits at most
+# GENIUS_REDIS_TIMEOUT seconds, and after a failure the process leaves Redis alone that many seconds.
+GENIUS_REDIS_TIMEOUT = float(os.environ.get("GENIUS_REDIS_TIMEOUT", "1"))
+GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", "1"))
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
+# How long one transaction on a game waits for its rows, and for one statement (services/locks.py): a game
+# whose rows are held by a stuck transaction delays only the work on that game.
+GENIUS_LOCK_WAIT_SECONDS = float(os.environ.get("GENIUS_LOCK_WAIT_SECONDS", "3"))
+GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"))
 # Webhooks go out over https to the internet only (games/platform/destinations.py). Plain http is allowed
 # with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
 GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
+# A webhook delivery that failed is retried six times, waiting from this many seconds, doubling each time
+# up to the cap, with jitter (games/platform/tasks.py).
+GENIUS_WEBHOOK_RETRY_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_SECONDS", "10"))
+GENIUS_WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_MAX_SECONDS", "300"))
 
 # Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")
@@ -265,6 +305,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    # JSON nested past a few dozen levels is a 400, not a RecursionError (genius/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "genius.parsers.DepthLimitedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.platform.api.errors.exception_handler",
 }
@@ -273,6 +319,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Everything a player or a host can do on the site, for bots and other clients.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files come from the site's own static files (drf-spectacular-sidecar), not a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.platform.api.schema.document_errors",
@@ -311,9 +361,23 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_HTTPONLY = True
 
+# Every server error is written with its traceback (issue 18.5): Django's own default writes the
+# `django.request` errors to the console only with DEBUG on, and mails them to nobody. One console
+# handler (the container's log), a line per record with its time, level, logger and process; the
+# traceback follows its line.
+_LOG_LEVEL = os.environ.get("GENIUS_LOG_LEVEL", "INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"games": {"handlers": ["console"], "level": os.environ.get("GENIUS_LOG_LEVEL", "INFO")}},
+    "formatters": {"line": {"format": "%(asctime)s %(levelname)s %(name)s %(process)d: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    # Everything reaches the one handler through the root; each logger only sets how much it says.
+    "root": {"handlers": ["console"], "level": "WARNING"},
+    "loggers": {
+        "django": {"level": "INFO"},
+        "django.request": {"level": "WARNING"},  # 4xx as warnings, 5xx as errors with the traceback
+        "celery": {"level": "INFO"},
+        "games": {"level": _LOG_LEVEL},
+        "genius": {"level": _LOG_LEVEL},
+    },
 }

@@ -22,12 +22,6 @@ def toy_types():
 
 
 @pytest.fixture(autouse=True)
-def _fresh_versions(settings):
-    # Tests look right after a change: no second of staleness for the feed poll.
-    settings.GENIUS_VERSION_TTL = 0
-
-
-@pytest.fixture(autouse=True)
 def _page_cache(settings):
     # The page cache is on in every test (one process, so the memory cache will do), and starts empty: ids
     # repeat between tests, and a body cached by one must not be served to the next.

@@ -11,7 +11,7 @@ from datetime import timedelta
 from django import forms
 
 from games.platform.kit import Announce, Ledger, Reveal, RulesError
-from games.platform.registry import GameType, Outcome, Pending
+from games.platform.registry import DEATH_MATCH, MAIN_MATCH, GameType, Outcome, Pending
 
 
 class TallyForm(forms.Form):
@@ -30,6 +30,7 @@ class TallyForm(forms.Form):
 class Tally(GameType):
     slug = "tally"
     name = "Tally (test game)"
+    match_kind = MAIN_MATCH
     flow = "rounds"
     min_players = 2
     max_players = 12
@@ -112,6 +113,10 @@ class Tally(GameType):
         }
         return Outcome(state=state, events=events)
 
+    def describe_submission(self, game, payload):
+        note = f", note “{payload['secret_note']}”" if payload.get("secret_note") else ""
+        return f"picks {payload.get('number')}{note}"
+
     def elimination_candidate(self, game):
         totals = game.state["totals"]
         return min(range(len(totals)), key=lambda seat: (totals[seat], seat))
@@ -158,6 +163,7 @@ class TallyDuel(GameType):
 
     slug = "tally_duel"
     name = "Tally Duel (test game)"
+    match_kind = DEATH_MATCH
     flow = "turns"
     min_players = 2
     max_players = 2
@@ -217,6 +223,9 @@ class TallyDuel(GameType):
             events=[Announce(f"Seat {seat_number + 1} ran out of time and loses.")],
             finished=True,
         )
+
+    def describe_submission(self, game, payload):
+        return f"says {payload.get('say')}{' and asks' if payload.get('ask') else ''}"
 
     def match_loser(self, game):
         return game.state.get("loser")

@@ -9,10 +9,10 @@ from games.platform.admin import HostScoped
 from games.platform.kit import RulesError
 from games.platform.models import Game
 
-from .deal import deal_problems, parse_hand
+from .hidden import deal_problems, parse_hand
 from .models import Deal
-from .options import rules_settings
-from .table import card_counts
+from .observation import card_counts
+from .settings import rules_settings
 
 SEATS = 7
 OPEN = (Game.Status.DRAFT, Game.Status.SEEDING)

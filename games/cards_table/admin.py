@@ -11,8 +11,7 @@ from games.platform.admin import HiddenDataAdmin, HostScoped
 from games.platform.kit import RulesError
 from games.platform.services.audit import audit
 
-from .boards_text import OVERRIDE_HELP, card_from_code, overrides_text, parse_overrides
-from .game import boards_from_seed
+from .hidden import OVERRIDE_HELP, boards_from_seed, card_from_code, overrides_text, parse_overrides
 from .models import UNSTARTED, BoardSet, HeatVerdict
 from .rules import validate_boards
 

@@ -3,43 +3,37 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from datetime import timedelta
 
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, Ledger, RulesError
-from games.platform.registry import GameType, Outcome, window_settings_problems
+from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
-from . import flips
-from .boards_text import codes_of, indicator_of
+from . import decisions
+from .decisions import ROUND_OF_LOSER_CHOICE
+from .describe import describe, heat_verdicts
 from .forms import LoserChoiceForm, RoundForm, payload_to_initial
+from .hidden import boards_from_seed, codes_of, codes_problem, indicator_of, overrides_problem
 from .models import BoardSet
+from .names import seat_names, with_names
 from .observation import observe
+from .operations import OPERATIONS
 from .perturb import hidden_perturb
 from .rules import (
     HEAT_RULES,
     Phase,
     apply_action,
-    generate_boards,
     judge_heat_guess,
     new_game,
     resolve_round,
     set_heat_override,
     submit_heat_guess,
-    submit_loser_choice,
     validate_action,
 )
 from .rules.codec import to_json
-from .store import ROUND_OF_LOSER_CHOICE, dump, load, rules_settings, seat_names, with_names
+from .settings import DESCRIBED, default_settings, rules_settings, settings_problems
+from .store import dump, load
 from .verdicts import round_verdicts, verdict_for
-
-HOURS = ("round_hours", "decision_hours")
-
-
-def boards_from_seed(game) -> list[list[str]]:
-    """The three boards the game's seed draws (the hosts' one-click set, and the demo's)."""
-    diagonal = bool((game.settings.get("rules") or {}).get("diagonal_adjacency", False))
-    return codes_of(generate_boards(random.Random(game.seed), diagonal))
 
 
 def points_for_the_ledger(events: list) -> list:
@@ -57,22 +51,21 @@ def points_for_the_ledger(events: list) -> list:
 class CardsTable(GameType):
     slug = "cards_table"
     name = "Cards on the Table"
+    match_kind = MAIN_MATCH
     flow = "rounds"
     min_players = 2  # the match is for 10; smaller tables are for rehearsals
     max_players = 10
-    page_template = "cards_table/board.html"
+    page_template = "cards_table/page.html"
 
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
-        return {"round_hours": 24, "decision_hours": 24}
+        return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
-        problems = window_settings_problems(settings, HOURS)
-        try:
-            rules_settings(settings, players=10)
-        except (RulesError, TypeError) as error:
-            problems.append(getattr(error, "message", str(error)))
-        return problems
+        return settings_problems(settings)
 
     def hidden_problems(self, game) -> list[str]:
         board_set = BoardSet.objects.filter(game=game).first()
@@ -99,15 +92,17 @@ class CardsTable(GameType):
 
     def hidden_data_set(self, game, data: dict) -> None:
         codes, rule = data.get("boards"), data.get("heat_rule") or ""
-        if not (isinstance(codes, list) and len(codes) == 3 and all(isinstance(b, list) for b in codes)):
-            raise RulesError(
-                'Send {"boards": [three lists of 25 codes like "2R"], "heat_rule": ...}.', field="boards"
-            )
+        problem = codes_problem(codes)
+        if problem:
+            raise RulesError(problem, field="boards")
         if rule and rule not in HEAT_RULES:
             raise RulesError(f"The heat rule is one of {', '.join(sorted(HEAT_RULES))}.", field="heat_rule")
+        overrides = data.get("heat_overrides") or []
+        problem = overrides_problem(overrides)
+        if problem:
+            raise RulesError(problem, field="heat_overrides")
         BoardSet.objects.update_or_create(
-            game=game,
-            defaults={"codes": codes, "heat_rule": rule, "heat_overrides": data.get("heat_overrides") or []},
+            game=game, defaults={"codes": codes, "heat_rule": rule, "heat_overrides": overrides}
         )
 
     def demo_prepare(self, game) -> None:
@@ -143,7 +138,7 @@ class CardsTable(GameType):
         if not isinstance(payload, dict):
             raise RulesError("A submission is a set of guesses.", field="payload")
         if round.number == ROUND_OF_LOSER_CHOICE:
-            return self._clean_loser_choice(state, seat.number, payload)
+            return decisions.clean(state, seat.number, payload)
         if state.phase is not Phase.PLAYING or state.round != round.number:
             raise RulesError(f"Round {round.number} is not the open round.", field="round")
         cleaned = {"board_guess": None, "top_guess": None, "heat_guess": ""}
@@ -171,19 +166,6 @@ class CardsTable(GameType):
             cleaned["heat_guess"] = text.strip()
         return cleaned
 
-    def _clean_loser_choice(self, state, seat: int, payload: dict) -> dict:
-        if state.phase is not Phase.CHOOSING_LOSER or state.final is None:
-            raise RulesError("There is no elimination candidate to choose.", field="loser")
-        if seat not in state.final.winners:
-            raise RulesError("Only the winner(s) choose the elimination candidate.", field="loser")
-        try:
-            chosen = int(payload.get("loser"))
-        except (TypeError, ValueError):
-            raise RulesError("Pick one of the tied players.", field="loser") from None
-        if chosen not in state.final.loser_candidates:
-            raise RulesError("Pick one of the tied players.", field="loser")
-        return {"loser": chosen}
-
     def submission_form(self, game, seat, round, data=None, initial=None):
         state = load(game)
         names = seat_names(game)
@@ -209,7 +191,8 @@ class CardsTable(GameType):
     def resolve_round(self, game, round, submissions) -> Outcome:
         state = load(game)
         if round.number == ROUND_OF_LOSER_CHOICE:
-            return self._resolve_loser_choice(game, state, submissions)
+            state, events = decisions.resolve(game, state, submissions)
+            return Outcome(state=dump(state), events=events, finished=True)
         if state.round != round.number:
             raise RuntimeError(
                 f"Round {round.number} closed but the rules state has Round {state.round} open."
@@ -243,29 +226,15 @@ class CardsTable(GameType):
             state=dump(state), events=with_names(game, events), finished=state.phase is Phase.ENDED
         )
 
-    def _resolve_loser_choice(self, game, state, submissions) -> Outcome:
-        winners = state.final.winners
-        votes = Counter(p["loser"] for seat, p in submissions.items() if seat in winners and "loser" in p)
-        events = []
-        if votes:
-            # The choice most winners named; a tie between choices goes to the lowest seat among them.
-            best = max(votes.values())
-            chosen = min(c for c, n in votes.items() if n == best)
-        else:
-            chosen = random.Random(f"{game.seed}-loser").choice(sorted(state.final.loser_candidates))
-            events.append(
-                Announce("No winner chose in time: the game's seed drew the elimination candidate.")
-            )
-        chooser = min(
-            (seat for seat, p in submissions.items() if seat in winners and p.get("loser") == chosen),
-            default=winners[0],
-        )
-        state, chosen_events = submit_loser_choice(state, chooser, chosen)
-        return Outcome(state=dump(state), events=with_names(game, events + chosen_events), finished=True)
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
+
+    def verdicts(self, game):
+        return heat_verdicts(game)
 
     # -- during the window ------------------------------------------------------------------------------
     def operations(self) -> dict:
-        return dict(flips.OPERATIONS)
+        return dict(OPERATIONS)
 
     # -- the season around the game ---------------------------------------------------------------------
     def elimination_candidate(self, game) -> int | None:

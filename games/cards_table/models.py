@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.platform.models import Game, Seat
 
-from .boards_text import boards_from_codes
+from .hidden import boards_from_codes
 from .rules import HEAT_RULES, validate_boards
 
 UNSTARTED = (Game.Status.DRAFT, Game.Status.SEEDING)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from games.platform.models import Game
 from games.platform.observation import current_round
 
+from .names import seat_names
 from .rules import full_view, public_view, seat_view
-from .store import load, seat_names
+from .store import load
 from .verdicts import heat_guesses
 
 ROWS = range(1, 6)

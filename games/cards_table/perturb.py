@@ -18,7 +18,8 @@ from games.platform.models import Game, Round, Submission
 from games.platform.perturbation import other_inboxes
 from games.platform.services.rounds import latest_submissions
 
-from .boards_text import codes_of
+from .decisions import ROUND_OF_LOSER_CHOICE
+from .hidden import codes_of
 from .models import BoardSet, HeatVerdict
 from .rules import (
     ACTION_ORDER,
@@ -33,7 +34,7 @@ from .rules import (
 )
 from .rules.cards import COLOURS, NUMBERS, SIZE, index
 from .rules.state import HeatOverride
-from .store import ROUND_OF_LOSER_CHOICE, dump, load
+from .store import dump, load
 
 CELLS = [(row, col) for row in range(1, SIZE + 1) for col in range(1, SIZE + 1)]
 

@@ -1,13 +1,10 @@
-"""The host's judgement of heat indicator guesses: what waits for a verdict, and the verdict itself."""
+"""The hosts' verdicts on heat indicator guesses: which guesses wait for one, and the verdict on a guess.
+
+The hosts give them through the operation "judge_heat" (operations.py)."""
 
 from __future__ import annotations
 
-from django.db import transaction
-
-from games.platform.errors import NotAllowed
-from games.platform.kit import RulesError
 from games.platform.models import Game, Round
-from games.platform.registry import Outcome
 from games.platform.services.rounds import latest_submissions
 
 from .models import HeatVerdict
@@ -47,57 +44,3 @@ def verdict_for(verdicts: dict[int, HeatVerdict], seat_number: int, text: str) -
     if verdict is None or verdict.text != text:
         return None
     return verdict.correct
-
-
-def _truth(value) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "right", "correct"):
-        return True
-    if text in ("0", "false", "no", "wrong", "incorrect"):
-        return False
-    raise RulesError("Say whether the guess is right or wrong.", field="correct")
-
-
-def judge_heat(game: Game, viewer, payload: dict) -> Outcome:
-    """Operation "judge_heat" {seat, correct}: a host's verdict on the guess a seat saved this round."""
-    if viewer.role != "host":
-        raise NotAllowed("Only a host of this game judges heat indicator guesses.")
-    rnd = game.rounds.filter(status__in=[Round.Status.OPEN, Round.Status.FAILED]).order_by("-number").first()
-    try:
-        seat_number = int(payload.get("seat"))
-    except (TypeError, ValueError):
-        raise RulesError("Name the seat whose guess you judge.", field="seat") from None
-    correct = _truth(payload.get("correct"))
-    guess = next((g for g in heat_guesses(game, rnd) if g["seat"] == seat_number), None)
-    if guess is None:
-        raise RulesError("That player has no heat indicator guess waiting this round.", field="seat")
-    seat = game.seats.get(number=seat_number)
-    HeatVerdict.objects.update_or_create(
-        game=game,
-        seat=seat,
-        round_number=rnd.number,
-        defaults={"text": guess["text"], "correct": correct, "judged_by": viewer.user},
-    )
-    if all(g["correct"] is not None for g in heat_guesses(game, rnd)):
-        _resolve_if_waiting(game, rnd, viewer.user)
-    return Outcome(state=game.state)
-
-
-def _resolve_if_waiting(game: Game, rnd: Round, host) -> None:
-    """The close waited for this last verdict (the round is overdue, or failed): resolve it once committed."""
-    from django.utils import timezone
-
-    from games.platform.services.rounds import round_resolve, round_retry
-
-    if rnd.status == Round.Status.FAILED:
-        round_id = rnd.pk
-
-        def retry_then_resolve():
-            round_retry(game=game, actor=host)
-            round_resolve(round_id=round_id)
-
-        transaction.on_commit(retry_then_resolve)
-    elif rnd.closes_at <= timezone.now():
-        transaction.on_commit(lambda: round_resolve(round_id=rnd.pk))

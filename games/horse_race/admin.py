@@ -10,7 +10,7 @@ from games.platform.admin import HiddenDataAdmin, HostScoped
 from games.platform.models import Game
 from games.platform.services.audit import audit
 
-from .game import movement_from_seed
+from .hidden import movement_from_seed
 from .models import MovementTable, TradeOffer
 from .rules import HORSES, ROUNDS, movement_table_problems
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from django import forms
-
 from games.platform.kit import Announce, Reveal, RulesError
 from games.platform.models import Game, Seat
 from games.platform.services.ledger import balances
 
+from .names import seat_names
 from .rules import (
+    ROUNDS,
     State,
     pending_decisions,
     resolve_elimination,
@@ -18,8 +18,9 @@ from .rules import (
     submit_ec_vote,
     submit_winner_choice,
 )
-from .store import seat_names
 
+# Round 11 and 12 are the ending's decision rounds: the winner's choice, then the Elimination Candidate vote.
+LAST_DECISION_ROUND = ROUNDS + 2
 WORDS = {
     "winner_choice": "the winner's choice of who among the players tied for second is given a Token of Life",
     "ec_vote": "the vote on the Elimination Candidate among the players tied for fewest points",
@@ -135,24 +136,3 @@ def season_garnets(game: Game) -> dict[int, int]:
         seat.number: balances(season=game.season, user=seat.user).get("garnets", 0)
         for seat in game.seats.select_related("user")
     }
-
-
-class DecisionForm(forms.Form):
-    """The winner's choice or an EC vote: one choice among the listed players."""
-
-    def __init__(self, *args, game: Game, state: State, round_number: int, **kwargs):
-        super().__init__(*args, **kwargs)
-        decision = decision_now(state)
-        names = seat_names(game)
-        self.field_name = FIELD[decision["kind"]]
-        label = "Give the Token of Life to" if decision["kind"] == "winner_choice" else "Your vote for the EC"
-        self.fields[self.field_name] = forms.TypedChoiceField(
-            label=label,
-            coerce=int,
-            choices=[("", "Choose a player")] + [(s, names[s]) for s in decision["candidates"]],
-            help_text=f"Round {round_number} is {WORDS[decision['kind']]}.",
-            error_messages={
-                "required": "Choose one of the players listed.",
-                "invalid_choice": "Choose one of the players listed.",
-            },
-        )

@@ -1,11 +1,15 @@
-"""The round form: this round's Clue or Utility with exactly its inputs, the space to spectate, the bets."""
+"""The round form (this round's Clue or Utility with exactly its inputs, the space to spectate, the bets) and
+the ending's decision form."""
 
 from __future__ import annotations
 
 from django import forms
 
 from games.platform.kit import RulesError
+from games.platform.models import Game
 
+from .decisions import FIELD, WORDS, decision_now
+from .names import seat_names
 from .rules import ABILITIES, HORSES, State, seat_view, validate_submission
 
 KINDS = ("clue", "utility")
@@ -262,3 +266,24 @@ class RoundForm(forms.Form):
         except RulesError as error:
             self.add_error(self.error_field(error.field), error.message)
         return data
+
+
+class DecisionForm(forms.Form):
+    """The winner's choice or an EC vote: one choice among the listed players."""
+
+    def __init__(self, *args, game: Game, state: State, round_number: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        decision = decision_now(state)
+        names = seat_names(game)
+        self.field_name = FIELD[decision["kind"]]
+        label = "Give the Token of Life to" if decision["kind"] == "winner_choice" else "Your vote for the EC"
+        self.fields[self.field_name] = forms.TypedChoiceField(
+            label=label,
+            coerce=int,
+            choices=[("", "Choose a player")] + [(s, names[s]) for s in decision["candidates"]],
+            help_text=f"Round {round_number} is {WORDS[decision['kind']]}.",
+            error_messages={
+                "required": "Choose one of the players listed.",
+                "invalid_choice": "Choose one of the players listed.",
+            },
+        )

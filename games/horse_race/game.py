@@ -2,77 +2,45 @@
 
 from __future__ import annotations
 
-import random
-import re
 from datetime import timedelta
 
-from games.platform.kit import Announce, Ledger, Reveal, RulesError
-from games.platform.registry import GameType, Outcome, window_settings_problems
+from games.platform.kit import Ledger, RulesError
+from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
-from .forms import RoundForm, payload_to_initial
+from .decisions import LAST_DECISION_ROUND
+from .describe import describe
+from .forms import DecisionForm, RoundForm, payload_to_initial
+from .hidden import movement_from_seed
 from .models import MovementTable
+from .names import with_names
 from .observation import observe
+from .operations import OPERATIONS, expire_offers
 from .perturb import hidden_perturb
-from .rules import (
-    HORSES,
-    ROUNDS,
-    Settings,
-    generate_movement_table,
-    initial_state,
-    movement_table_problems,
-    resolve_round,
-    validate_submission,
-)
-from .store import LAST_DECISION_ROUND, dump, load, rules_settings, seat_names
-from .trading import OPERATIONS, expire_offers
-
-SEAT = re.compile(r"\bseat (\d+)\b")
-HOURS = ("round0_hours", "round_hours", "decision_hours")
-
-
-def movement_from_seed(seed: int) -> dict[str, list[int]]:
-    """The movement table a game's seed draws (the hosts' one-click table, and the demo's)."""
-    return generate_movement_table(random.Random(seed))
-
-
-def with_names(game, events: list) -> list:
-    """The rules call players "seat 3"; the site says who they are (the data keeps the seat numbers)."""
-    names = seat_names(game)
-
-    def named(match: re.Match) -> str:
-        return names.get(int(match.group(1)), match.group(0))
-
-    renamed = []
-    for event in events:
-        if isinstance(event, Announce):
-            event = Announce(SEAT.sub(named, event.text), event.data)
-        elif isinstance(event, Reveal):
-            event = Reveal(event.seat, SEAT.sub(named, event.text), event.data)
-        renamed.append(event)
-    return renamed
+from .rules import HORSES, ROUNDS, initial_state, movement_table_problems, resolve_round, validate_submission
+from .settings import DESCRIBED, default_settings, rules_settings, settings_problems
+from .store import dump, load
 
 
 class HorseRace(GameType):
     slug = "horse_race"
     name = "Blackout Middle Horse Race"
+    match_kind = MAIN_MATCH
     flow = "rounds"
     min_players = 2  # the match is for 9; smaller tables are allowed for rehearsals (see the rulings)
     max_players = 9
-    page_template = "horse_race/state.html"
+    page_template = "horse_race/page.html"
     pair_template = "horse_race/pair.html"  # trades are offered from the pair chat
 
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
-        return {"round0_hours": 48, "round_hours": 24, "decision_hours": 24, "rules": Settings().to_json()}
+        return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
-        problems = window_settings_problems(settings, HOURS)
-        try:
-            rules_settings(settings)
-        except RulesError as error:
-            problems.append(error.message)
-        return problems
+        return settings_problems(settings)
 
     def hidden_problems(self, game) -> list[str]:
         table = MovementTable.objects.filter(game=game).first()
@@ -98,12 +66,12 @@ class HorseRace(GameType):
         if movement_table_problems(grid):
             raise RulesError("The movement table is not valid.", field="hidden")
         seats = game.seats.count()
-        settings = rules_settings(game.settings)
-        state = initial_state(grid, seats, settings)
+        rules = rules_settings(game.settings)
+        state = initial_state(grid, seats, rules)
         events = []
         for seat in range(seats):
-            if settings.starting_chips:
-                events.append(Ledger(seat, "chips", settings.starting_chips, "Starting chips"))
+            if rules.starting_chips:
+                events.append(Ledger(seat, "chips", rules.starting_chips, "Starting chips"))
             events.extend(Ledger(seat, "cards", 1, "Starting hand", horse) for horse in HORSES)
         return Outcome(state=dump(state), events=events)
 
@@ -137,9 +105,7 @@ class HorseRace(GameType):
         if round.number > ROUNDS:
             if not decisions.owes(decisions.decision_now(state), seat.number):
                 return None  # the page says there is nothing to submit (see the observation's "decision")
-            return decisions.DecisionForm(
-                data=data, initial=initial, game=game, state=state, round_number=round.number
-            )
+            return DecisionForm(data=data, initial=initial, game=game, state=state, round_number=round.number)
         return RoundForm(data=data, initial=payload_to_initial(initial), state=state, seat=seat.number)
 
     def form_to_payload(self, form) -> dict:
@@ -161,9 +127,20 @@ class HorseRace(GameType):
             expire_offers(game)
         return Outcome(state=dump(state), events=with_names(game, events))
 
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
+
     # -- between the rounds -----------------------------------------------------------------------------
     def operations(self) -> dict:
         return dict(OPERATIONS)
+
+    # -- the season around the game ---------------------------------------------------------------------
+    def elimination_candidate(self, game) -> int | None:
+        """Fewest points, or the EC vote's result (its decision round): the ending names the seat."""
+        if not game.state:
+            return None
+        ending = load(game).ending
+        return ending.elimination_candidate if ending is not None else None
 
     # -- the one door -----------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:

@@ -8,8 +8,9 @@ from games.platform.registry import Viewer
 
 from . import decisions
 from .models import MovementTable, TradeOffer
+from .names import seat_names
 from .rules import HORSES, ROUNDS, full_view, public_view, seat_view
-from .store import load, seat_names
+from .store import load
 
 
 def observe(game: Game, viewer: Viewer) -> dict:

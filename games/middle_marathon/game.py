@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from games.platform.kit import Announce, Ledger
-from games.platform.models import Event
-from games.platform.registry import GameType, Outcome, Pending
+from games.platform.registry import DEATH_MATCH, GameType, Outcome, Pending
 
-from . import options, rules
-from .page import page_view
+from . import rules
+from .describe import describe
+from .names import player, usernames
+from .observation import observe
+from .perturb import hidden_perturb
 from .rules.pieces import seat_name
+from .settings import DESCRIBED, clock, default_settings, first_player, rules_settings, settings_problems
+from .store import dump, load
 
 # What the clock says is owed, by the rules' decision kind (the clock's label holds 40 characters).
 DECISION_WORDS = {
@@ -22,19 +26,6 @@ DECISION_WORDS = {
 }
 
 
-def load(game) -> rules.State:
-    return rules.state_from_json(game.state)
-
-
-def usernames(game) -> list[str]:
-    return [seat.user.username for seat in game.seats.select_related("user").order_by("number")]
-
-
-def player(game, seat: int) -> str:
-    """How the site names a seat: "alice (Blue)"."""
-    return f"{usernames(game)[seat]} ({seat_name(seat)})"
-
-
 def choices_made_this_turn(state: rules.State) -> int:
     """Interactions already answered in this turn: forced resolutions asked nobody, so they do not count."""
     return sum(1 for d in state.decisions if d["turn"] == state.turn and not d["forced"])
@@ -43,22 +34,26 @@ def choices_made_this_turn(state: rules.State) -> int:
 class MiddleMarathon(GameType):
     slug = "middle_marathon"
     name = "Middle Marathon"
+    match_kind = DEATH_MATCH
     flow = "turns"
     min_players = 2
     max_players = 2
-    page_template = "middle_marathon/race.html"
+    page_template = "middle_marathon/page.html"
     poll_seconds = 1
 
     # -- set-up -------------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
-        return options.default_settings()
+        return default_settings()
+
+    def settings_described(self):
+        return DESCRIBED
 
     def settings_problems(self, settings: dict) -> list[str]:
-        return options.settings_problems(settings)
+        return settings_problems(settings)
 
     def start(self, game) -> Outcome:
-        first = options.first_player(game.settings, game.seed)
-        state = rules.new_game(options.rules_settings(game.settings), first)
+        first = first_player(game.settings, game.seed)
+        state = rules.new_game(rules_settings(game.settings), first)
         names = usernames(game)
         events = [
             Announce(
@@ -68,7 +63,7 @@ class MiddleMarathon(GameType):
             ),
             Announce(f"Turn 1: {seat_name(first)} to play", {"turn": 1, "seat": first}),
         ]
-        return Outcome(state=rules.state_to_json(state), events=events)
+        return Outcome(state=dump(state), events=events)
 
     # -- turns --------------------------------------------------------------------------------------------
     def pending(self, game) -> Pending | None:
@@ -79,14 +74,17 @@ class MiddleMarathon(GameType):
             return None
         turn_key = str(state.turn)
         if waiting["kind"] == "turn":
-            seconds = options.clock(game.settings, "turn_seconds")
+            seconds = clock(game.settings, "turn_seconds")
             return Pending(waiting["seat"], "turn", seconds, turn_key)
         # Each interaction gets its own label, so the clock sees a new one even when the same player
         # answers twice in a row, and adds the interaction's time each time.
         number = choices_made_this_turn(state) + 1
         label = f"choice {number}: {DECISION_WORDS[waiting['decision']]}"
         setting = "off_turn_decision_seconds" if waiting["off_turn"] else "interaction_seconds"
-        return Pending(waiting["seat"], label, options.clock(game.settings, setting), turn_key)
+        return Pending(waiting["seat"], label, clock(game.settings, setting), turn_key)
+
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
 
     def apply_action(self, game, seat, payload: dict) -> Outcome:
         state, events = rules.apply(load(game), seat.number, payload)
@@ -98,16 +96,16 @@ class MiddleMarathon(GameType):
         return self.outcome(game, state, events)
 
     def reserve_seconds(self, game) -> float:
-        return options.clock(game.settings, "reserve_seconds")
+        return clock(game.settings, "reserve_seconds")
 
     def reserve_increment(self, game) -> float:
-        return options.clock(game.settings, "reserve_increment_seconds")
+        return clock(game.settings, "reserve_increment_seconds")
 
     def outcome(self, game, state: rules.State, events: list) -> Outcome:
         if state.result is None:
-            return Outcome(state=rules.state_to_json(state), events=events)
+            return Outcome(state=dump(state), events=events)
         events = [*events, *self.result_events(game, state)]
-        return Outcome(state=rules.state_to_json(state), events=events, finished=True)
+        return Outcome(state=dump(state), events=events, finished=True)
 
     def result_events(self, game, state: rules.State) -> list:
         """The result in the players' names, and each player's points in the game's ledger."""
@@ -128,38 +126,20 @@ class MiddleMarathon(GameType):
                 events.append(Ledger(seat, "points", points, "Middle Marathon: placements"))
         return events
 
+    # -- the season around the game -----------------------------------------------------------------------
+    def match_loser(self, game) -> int | None:
+        """The player who did not win (on points, the tie-break ladder or the clock); None if the DMO wins."""
+        if not game.state:
+            return None
+        result = load(game).result
+        if result is None or result["winner"] is None:
+            return None
+        return 1 - result["winner"]
+
     # -- the one door -------------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:
-        """The host and everyone after the end see all; a player sees their own hand; spectators no hand."""
-        if not game.state:
-            return {"started": False, "first_player": game.settings.get("first_player", 0)}
-        state = load(game)
-        if viewer.role == "host" or game.status == "finished":
-            view = rules.full_view(state)
-        elif viewer.role == "player":
-            view = rules.seat_view(state, viewer.seat_number)
-        else:
-            view = rules.public_view(state)
-        legal = []
-        if viewer.role == "player" and game.status == "running" and not game.paused_at:
-            legal = rules.legal_actions(state, viewer.seat_number)
-        return page_view(game, view, legal)
+        return observe(game, viewer)
 
     # -- the proof that nothing hidden leaks ---------------------------------------------------------------
     def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:
-        """Another hand for each seat but `seat_number`, and with secret discards other cards discarded:
-        in the state and in the discarder's own inbox line, the one place outside the state that says them.
-        """
-        state = load(game)
-        changed = rules.perturb_hidden(state, seat_number, rng)
-        game.state = rules.state_to_json(state)
-        game.save(update_fields=["state"])
-        for seat in {0, 1} - {seat_number}:
-            discards = [d for d in state.discards if d["seat"] == seat]
-            inbox = game.events.filter(kind=Event.Kind.REVEAL, seat__number=seat).order_by("id")
-            told = [event for event in inbox if event.data.get("decision") == "discard"]
-            for event, discard in zip(told, discards, strict=False):
-                event.text = rules.told_discard(discard["cards"])
-                event.data = {**event.data, "choice": discard["cards"]}
-                event.save(update_fields=["text", "data"])
-        return changed
+        return hidden_perturb(game, seat_number, rng)

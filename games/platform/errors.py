@@ -5,7 +5,16 @@ from __future__ import annotations
 from .kit import RulesError
 from .zones import local_text
 
-__all__ = ["RulesError", "RoundClosed", "StateChanged", "NotAllowed", "NotEnough", "NotReady"]
+__all__ = [
+    "RulesError",
+    "RoundClosed",
+    "StateChanged",
+    "Busy",
+    "NotResolved",
+    "NotAllowed",
+    "NotEnough",
+    "NotReady",
+]
 
 
 class RoundClosed(Exception):
@@ -27,6 +36,21 @@ class StateChanged(Exception):
     def __init__(self, message: str):
         super().__init__(message)
         self.message = message
+
+
+class Busy(StateChanged):
+    """Another change to the same game held its rows longer than a request may wait (HTTP 409)."""
+
+    def __init__(self, message: str = "Another change to this game is under way; try again in a moment."):
+        super().__init__(message)
+
+
+class NotResolved(StateChanged):
+    """A host asked to resolve a round and it was not resolved (HTTP 409): `outcome` says what happened."""
+
+    def __init__(self, outcome: str, message: str):
+        super().__init__(message)
+        self.outcome = outcome
 
 
 class NotAllowed(Exception):

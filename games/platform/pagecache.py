@@ -19,6 +19,7 @@ otherwise (the tests turn it on: they run in one process).
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -29,6 +30,8 @@ from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 
 from .registry import Viewer
+
+log = logging.getLogger(__name__)
 
 CSRF_PLACEHOLDER = "\x00csrf-token\x00"
 
@@ -58,10 +61,14 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
     """`part` of the game's page for `user` (None: not logged in), in one cache round trip.
 
     A logged-in user's role in the game is remembered per game version (seating and the hosts' list move
-    the version), so a page served from the cache needs no query for it. Pass `viewer` when the database
-    has just said who they are. A player's body is stored with the stamps it was rendered under.
+    the version), so a page served from the cache needs no query for it. A remembered role only finds a
+    body: on a miss the caller asks the database and looks again with that `viewer`, and the slot it gets
+    is the one of the role the body will be rendered for (a body kept under a remembered role that the
+    database no longer gives would be served to everyone of that role). A player's body is stored with the
+    stamps it was rendered under. A superuser hosts every game: nothing is remembered or kept for them, so
+    a flag changed in the admin counts at once.
     """
-    if not enabled():
+    if not enabled() or (user is not None and user.is_superuser):
         return Lookup()
     base = f"page:{game.pk}:{game.version}:{part}"
     if user is None:
@@ -89,7 +96,8 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
     slot = Slot(bodies[role], stamps)
     kept = found.get(slot.key)
     if kept is None or kept[0] != stamps:
-        return Lookup(slot, None, role)
+        # Only the database's role picks where a new body goes.
+        return Lookup(slot, None, role) if viewer is not None else Lookup()
     return Lookup(slot, fill(kept[1], request), role)
 
 
@@ -105,11 +113,22 @@ def fill(body: str, request) -> SafeString:
     return mark_safe(body)  # noqa: S308 - rendered by our templates, escaped there
 
 
-def _renew(keys: list[str]) -> None:
+def _renew(keys: list[str]) -> bool:
+    """New values for the stamps; False when the cache did not take them (Redis away)."""
     if len(keys) == 1:  # a save's one stamp: a plain SET (a pipeline costs more to build than to send)
-        cache.set(keys[0], secrets.token_hex(8), timeout=None)
-    else:
-        cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
+        return cache.set(keys[0], secrets.token_hex(8), timeout=None) is not False
+    return not cache.set_many({key: secrets.token_hex(8) for key in keys}, timeout=None)
+
+
+def _renew_safely(keys: list[str]) -> None:
+    """Renew the stamps, and never raise: it runs after a commit, and a stored write must not be answered
+    as a failure (issue 18.1). A stamp the cache dropped (Redis away) is no stale page later: the cache
+    moves its generation when Redis answers again (genius/cache.py), and no body from before is read."""
+    try:
+        if not _renew(keys):
+            log.warning("The cache dropped page stamps %s; its next generation forgets the old ones", keys)
+    except Exception:
+        log.exception("Renewing page stamps %s failed", keys)
 
 
 def _renew_after_commit(keys: list[str]) -> None:
@@ -119,8 +138,8 @@ def _renew_after_commit(keys: list[str]) -> None:
     # one already see the change. A save on its own, the hot path, writes once.
     if enabled():
         if len(transaction.get_connection().atomic_blocks) > 1:
-            _renew(keys)
-        transaction.on_commit(lambda: _renew(keys))
+            _renew_safely(keys)
+        transaction.on_commit(lambda: _renew_safely(keys))
 
 
 def seat_changed(seat) -> None:

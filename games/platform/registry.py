@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from . import setting
 from .kit import Announce, Ledger, Reveal, RulesError
+from .setting import NUMBER, Setting
 
 if TYPE_CHECKING:
     from django import forms
@@ -38,6 +40,22 @@ class Pending:
 
 
 @dataclass
+class Verdict:
+    """A host's verdict that a round waits for (or that was given), judged from the host's console.
+
+    `answers` maps each button's words ("Right", "Wrong") to the payload of the game's `operation` that gives
+    that verdict; the console runs the operation as the host, so the game checks it as it always does.
+    """
+
+    seat_number: int
+    player: str
+    question: str  # what is judged, in the game's words: 'Heat indicator guess: "black is hotter"'
+    operation: str
+    answers: dict[str, dict]
+    given: str | None = None  # the answer already given, or None while the round waits for it
+
+
+@dataclass
 class Outcome:
     """What a resolution or an action did: the new rules state, its events, and whether the game is over."""
 
@@ -46,11 +64,19 @@ class Outcome:
     finished: bool = False
 
 
+# What a game is to its season: a Main Match names its Elimination Candidate, a Death Match its loser.
+MAIN_MATCH = "main_match"
+DEATH_MATCH = "death_match"
+# The hook each kind of match must define (the contract; `register` refuses a type without it).
+SEASON_HOOK = {MAIN_MATCH: "elimination_candidate", DEATH_MATCH: "match_loser"}
+
+
 class GameType:
     """The contract between the platform and a game. A game app subclasses it and calls `register`."""
 
     slug: str = ""
     name: str = ""
+    match_kind: str = ""  # MAIN_MATCH or DEATH_MATCH: which season hook the platform calls at the end
     flow: str = "rounds"  # "rounds" (Main Match windows) or "turns" (live match with clocks)
     min_players: int = 2
     max_players: int = 30
@@ -62,8 +88,15 @@ class GameType:
     def default_settings(self) -> dict:
         return {}
 
-    def settings_problems(self, settings: dict) -> list[str]:
+    def settings_described(self) -> list[Setting]:
+        """Every setting a host may change (name, kind, range, default, help): `settings_problems` checks
+        them by kind and range, and a host's form can be drawn from them."""
         return []
+
+    def settings_problems(self, settings: dict) -> list[str]:
+        """What is wrong with these settings, one message each; a game type adds the checks that span
+        several settings (or the rules' own) to the described ones."""
+        return setting.problems(settings, self.settings_described())
 
     def hidden_problems(self, game: Game) -> list[str]:
         """What is missing or wrong in the hidden host data; a game with problems cannot start."""
@@ -109,6 +142,16 @@ class GameType:
     def resolve_round(self, game: Game, round: Round, submissions: dict[int, dict]) -> Outcome:
         return Outcome(state=game.state)
 
+    def describe_submission(self, game: Game, payload: dict) -> str:
+        """One saved submission (a turns game: one move) in the game's own words, for the hosts' console:
+        "Clue with A×2; spectate 4; bets D:3", never JSON. Only a game's hosts read it."""
+        raise NotImplementedError(f"{self.slug} does not say how to describe a submission")
+
+    def verdicts(self, game: Game) -> list[Verdict]:
+        """The hosts' verdicts this round needs (given or not): the console lists those still waiting, with
+        a button per answer. A round that waits for one raises NotReady from `resolve_round`."""
+        return []
+
     # -- turns --------------------------------------------------------------------------------------------
     def pending(self, game: Game) -> Pending | None:
         return None
@@ -131,14 +174,16 @@ class GameType:
         """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome, or RulesError."""
         return {}
 
-    # -- the season around the game ---------------------------------------------------------------------
+    # -- the season around the game (a Main Match defines the first, a Death Match the second) -----------
     def elimination_candidate(self, game: Game) -> int | None:
-        """A finished Main Match's Elimination Candidate (a seat number); None for games without one."""
-        return None
+        """A finished Main Match's Elimination Candidate (a seat number), who then picks a Death Match
+        opponent; None only when the rules name nobody (the hosts then decide)."""
+        raise NotImplementedError(f"{self.slug} does not name its Elimination Candidate")
 
     def match_loser(self, game: Game) -> int | None:
-        """A finished Death Match's loser (a seat number); None for a draw or a game that eliminates none."""
-        return None
+        """A finished Death Match's loser (a seat number), eliminated unless a Token of Life is spent;
+        None for a draw (the hosts then decide)."""
+        raise NotImplementedError(f"{self.slug} does not name its loser")
 
     # -- the one door for game state ----------------------------------------------------------------------
     def observation(self, game: Game, viewer: Viewer) -> dict:
@@ -159,27 +204,53 @@ class GameType:
         raise NotImplementedError(f"{self.slug} does not say how to perturb its hidden information")
 
 
+def window_settings(hours: dict[str, tuple[float, str]]) -> list[Setting]:
+    """The round-window settings every Main Match shares: {key: (default hours, help)} for its windows,
+    and the demo's window_minutes."""
+    described = [Setting(key, NUMBER, default, words, above=0) for key, (default, words) in hours.items()]
+    described.append(
+        Setting(
+            "window_minutes",
+            NUMBER,
+            None,
+            "Every window lasts this many minutes instead (demos, tests).",
+            above=0,
+        )
+    )
+    return described
+
+
 def window_settings_problems(settings: dict, hour_keys) -> list[str]:
-    """The round-window settings every Main Match shares: hours above 0, and the demo's window_minutes."""
-    problems = []
-    for key in hour_keys:
-        value = settings.get(key)
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            problems.append(f"{key} must be a number of hours above 0.")
-    minutes = settings.get("window_minutes")
-    if minutes is not None and (
-        isinstance(minutes, bool) or not isinstance(minutes, int | float) or minutes <= 0
-    ):
-        problems.append("window_minutes must be a number of minutes above 0 (or absent).")
-    return problems
+    """The round-window settings every Main Match shares: hours above 0 (required), and the demo's
+    window_minutes (absent, null, or above 0)."""
+    problems = [f"{key} is missing: a number of hours above 0." for key in hour_keys if key not in settings]
+    described = [s for s in window_settings(dict.fromkeys(hour_keys, (24, ""))) if s.key in settings]
+    if settings.get("window_minutes") is None:
+        described = [s for s in described if s.key != "window_minutes"]
+    return problems + setting.problems(settings, described)
 
 
 _registry: dict[str, GameType] = {}
 
 
+def contract_problems(game_type: GameType) -> list[str]:
+    """What a game type leaves out of the contract: its kind of match and the season hook that kind needs."""
+    if game_type.match_kind not in SEASON_HOOK:
+        kind = game_type.match_kind
+        return [f"{game_type.slug}: match_kind must be MAIN_MATCH or DEATH_MATCH, not {kind!r}"]
+    hook = SEASON_HOOK[game_type.match_kind]
+    if getattr(type(game_type), hook) is getattr(GameType, hook):
+        words = "Main Match" if game_type.match_kind == MAIN_MATCH else "Death Match"
+        return [f"{game_type.slug}: a {words} must define {hook}(game)"]
+    return []
+
+
 def register(game_type: GameType) -> GameType:
     if not game_type.slug:
         raise ValueError("A game type needs a slug.")
+    problems = contract_problems(game_type)
+    if problems:
+        raise ValueError("; ".join(problems))
     _registry[game_type.slug] = game_type
     return game_type
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import logging
+import random
 
 from celery import shared_task
+from django.conf import settings
 
+from . import enqueue
+from .errors import Busy
 from .models import Event, Game, Round, Webhook
 from .services import notify
+from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
@@ -18,12 +23,28 @@ log = logging.getLogger(__name__)
 
 @shared_task(name="games.platform.tasks.sweep")
 def sweep() -> dict:
+    """Queue one task per due round and clock (the `deadlines` queue, earliest deadline first)."""
     return run_sweep()
 
 
+@shared_task(name="games.platform.tasks.resend_pending")
+def resend_pending() -> int:
+    """What the broker did not take when a commit queued it (Redis away), sent now that it answers."""
+    return enqueue.resend_pending()
+
+
 @shared_task(name="games.platform.tasks.resolve_round")
-def resolve_round(round_id: int, early: bool = False) -> bool:
+def resolve_round(round_id: int, early: bool = False) -> str:
     return round_resolve(round_id=round_id, early=early)
+
+
+@shared_task(name="games.platform.tasks.expire_clock")
+def expire_clock(game_id: int, generation: int) -> bool:
+    try:
+        return clock_expire(game_id=game_id, generation=generation)
+    except Busy:  # another transaction holds the game: the next sweep finds the clock again
+        log.warning("The clock of game %s waited too long for its locks; the next sweep retries", game_id)
+        return False
 
 
 @shared_task(name="games.platform.tasks.notify_round_resolved")
@@ -71,16 +92,17 @@ def notify_your_turn(game_id: int, user_id: int, kind: str) -> int:
     )
 
 
-@shared_task(
-    name="games.platform.tasks.deliver_webhook",
-    bind=True,
-    max_retries=6,
-    retry_backoff=True,
-    retry_backoff_max=600,
-    retry_jitter=True,
-)
+def backoff(retries: int, first: float, cap: float) -> float:
+    """Seconds before the next try: doubling from `first`, at most `cap`, and a random half of it off, so
+    the deliveries that failed together (a receiver down) do not all come back at the same moment."""
+    ceiling = min(cap, first * 2**retries)
+    return random.uniform(ceiling / 2, ceiling)
+
+
+@shared_task(name="games.platform.tasks.deliver_webhook", bind=True, max_retries=6)
 def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
-    """Post one announcement to one webhook; a failure is retried with exponential backoff."""
+    """Post one announcement to one webhook; a failure is retried with exponential backoff and jitter
+    (GENIUS_WEBHOOK_RETRY_SECONDS doubling, at most GENIUS_WEBHOOK_RETRY_MAX_SECONDS; six retries)."""
     webhook = Webhook.objects.filter(pk=webhook_id, active=True).first()
     event = Event.objects.select_related("game__season").filter(pk=event_id).first()
     if webhook is None or event is None:
@@ -92,4 +114,9 @@ def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
         log.warning("webhook %s refused: %s", webhook_id, exc)
         return 0
     except DeliveryFailed as exc:
-        raise self.retry(exc=exc) from exc
+        wait = backoff(
+            self.request.retries,
+            settings.GENIUS_WEBHOOK_RETRY_SECONDS,
+            settings.GENIUS_WEBHOOK_RETRY_MAX_SECONDS,
+        )
+        raise self.retry(exc=exc, countdown=wait) from exc

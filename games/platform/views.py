@@ -6,10 +6,8 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
-import time
 from datetime import UTC
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
@@ -48,6 +46,7 @@ from .people import shown_name
 from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
+from .versions import game_row
 
 
 def healthz(request):
@@ -98,8 +97,7 @@ def game_page(request, game_id: int):
             # A form on another page of this game (a pair chat) sends the player back there.
             if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
                 return redirect(back)
-            # "fresh": the page after one's own move reads the game's version now, not a second-old copy.
-            return redirect(reverse("game", args=[game.id]) + "?fresh=1")
+            return redirect(reverse("game", args=[game.id]))
         game.refresh_from_db()
     with reading(game):
         obs = observe(game, viewer)
@@ -119,10 +117,10 @@ def game_page(request, game_id: int):
 def _game_page_read(request, game_id: int):
     """A game page as most requests ask for it: from the page cache when this viewer's body is kept.
 
-    The game's version comes from game_row (at most GENIUS_VERSION_TTL old, like the feed's); the game
-    itself is read only to render a body the cache does not hold.
+    The game's version comes from game_row (the shared cache, as the feed's does); the game itself is read
+    only to render a body the cache does not hold.
     """
-    light = _light_game(game_id, fresh=request.GET.get("fresh") == "1")
+    light = _light_game(game_id)
     viewer, look = _cached_part(request, light, "page")
     body = look.body
     if body is None:
@@ -136,7 +134,10 @@ def _game_page_read(request, game_id: int):
 
 
 def _cached_part(request, light: Game, part: str):
-    """(the viewer if the database was asked, the page cache's lookup) for `part` of a game's page."""
+    """(the viewer if the database was asked, the page cache's lookup) for `part` of a game's page.
+
+    When the cache has no body for the role it remembers, the database says who the viewer is, and the
+    lookup is made again with that viewer: the slot a new body goes to is always the rendered role's."""
     user = request.user if request.user.is_authenticated else None
     viewer = None
     if user is None:
@@ -148,9 +149,9 @@ def _cached_part(request, light: Game, part: str):
     return viewer, look
 
 
-def _light_game(game_id: int, *, fresh: bool = False) -> Game:
+def _light_game(game_id: int) -> Game:
     """The game as far as its row in game_row goes (id, version, name, season, status, public): unsaved."""
-    row = game_row(game_id, fresh=fresh)
+    row = game_row(game_id)
     if row is None:
         raise Http404("No such game.")
     return Game(pk=game_id, **row)
@@ -205,7 +206,8 @@ def _handle_post(request, game, viewer):
             messages.error(request, "Nothing was asked of the page.")
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
         messages.error(request, exc.message)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):
+        # RecursionError: a move's JSON nested thousands deep (the API's parser refuses it past 32 levels).
         messages.error(request, "That request was not understood.")
     return None
 
@@ -238,28 +240,11 @@ def _save_submission(request, game, viewer):
     return None
 
 
-_versions: dict[int, tuple[float, dict | None]] = {}
-
-
-def game_row(game_id: int, *, fresh: bool = False) -> dict | None:
-    """A game's version and status, from this process's memory for up to GENIUS_VERSION_TTL seconds.
-
-    Many pages poll the same game every second or two; one query per game per second per process is
-    enough, and a page is never more than that second behind. `fresh` reads it now.
-    """
-    now = time.monotonic()
-    hit = _versions.get(game_id)
-    if not fresh and hit is not None and now - hit[0] < settings.GENIUS_VERSION_TTL:
-        return hit[1]
-    row = Game.objects.filter(pk=game_id).values("version", "status", "public", "name", "season_id").first()
-    _versions[game_id] = (now, row)
-    return row
-
-
 def game_feed(request, game_id: int):
     """The live part of a game page, polled by htmx: 204 when nothing changed since version `v`."""
     row = game_row(game_id)
-    if row is None:
+    if row is None or (not row["public"] and not request.user.is_authenticated):
+        # A game closed to visitors is a 404 to them, "nothing new" included: that would confirm it exists.
         return HttpResponse(status=404)
     if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
         return HttpResponse(status=204)
@@ -279,12 +264,15 @@ def game_feed(request, game_id: int):
 
 def season_page(request, season_id: int):
     season = get_object_or_404(Season, pk=season_id)
+    # A visitor who is not logged in is told of the public games only, as the game pages answer them.
+    games = visible_games(request.user).filter(season=season)
+    played = Q(user__seats__game__season=season)
+    if not request.user.is_authenticated:
+        played &= Q(user__seats__game__public=True)
     members = (
         SeasonPlayer.objects.filter(season=season)
         .select_related("user__profile")
-        .annotate(
-            games_played=Count("user__seats", filter=Q(user__seats__game__season=season), distinct=True)
-        )
+        .annotate(games_played=Count("user__seats", filter=played, distinct=True))
     )
     totals = {
         (row["user_id"], row["what"]): row["total"]
@@ -322,7 +310,7 @@ def season_page(request, season_id: int):
         {
             "season": season,
             "standings": standings,
-            "games": season.games.select_related("death_match_pick").order_by("-id"),
+            "games": games.select_related("death_match_pick").order_by("-id"),
             "transfers": season_setting(season, "transfers_allowed"),
         },
     )

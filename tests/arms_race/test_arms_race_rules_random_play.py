@@ -24,7 +24,7 @@ from games.arms_race.rules import (
     state_from_json,
     state_to_json,
 )
-from games.arms_race.rules.hidden import twin
+from games.arms_race.rules.perturb import twin
 from games.platform.kit import Announce, Ledger, Reveal
 
 game_settings = st.builds(

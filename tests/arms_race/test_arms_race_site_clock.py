@@ -10,8 +10,8 @@ from django.utils import timezone
 
 from games.arms_race.rules import Phase
 from games.platform.models import TurnClock
-from games.platform.services.sweep import sweep
 from tests.arms_race.arms_race_site import act, arms_game, drive, honest, state_of
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0)

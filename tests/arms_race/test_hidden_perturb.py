@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.arms_race.models import Deal
 from games.arms_race.rules import DECK, Phase, Settings, apply, apply_timeout, public_view, seat_view
-from games.arms_race.rules.hidden import dealt_hands, flight_hidden, twin
+from games.arms_race.rules.perturb import dealt_hands, flight_hidden, twin
 from games.platform import registry
 from games.platform.models import Event, Season
 from games.platform.observation import observe, viewer_for

@@ -14,7 +14,7 @@ from games.platform.models import Event, Round
 from games.platform.services import games as game_services
 from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.rounds import round_resolve_now
-from games.platform.services.sweep import sweep
+from tests.sweeping import sweep
 
 from .site_support import make_game, observe, operate, submit
 

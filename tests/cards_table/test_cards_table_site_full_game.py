@@ -15,7 +15,7 @@ from games.platform.models import DeathMatchPick, Game, Round
 from games.platform.services.commitment import commitment_check
 from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.season import tokens_of_life
-from games.platform.services.sweep import sweep
+from tests.sweeping import sweep
 
 from .site_support import NAMES, make_game, observe, operate, resolve, submit
 
@@ -52,7 +52,7 @@ def test_ten_players_play_three_rounds_to_the_final_scoreboard(cards, ten, hank,
     # Round 1: fay guesses the heat rule; the round cannot close until a host judges it.
     play_round(cards, ten, 1, extra={5: {"heat_guess": "The hottest side is black, the coldest white."}})
     refused = resolve(cards, hank)
-    assert refused.status_code == 200
+    assert refused.status_code == 409 and refused.json()["resolution"] == "waiting"
     rnd = Round.objects.get(game=cards, number=1)
     assert rnd.status == Round.Status.OPEN and rnd.attempts == 0
     assert "heat indicator guess of fay (seat 6) waits for a host's verdict" in rnd.last_error

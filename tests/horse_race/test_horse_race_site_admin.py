@@ -6,7 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.horse_race.game import HorseRace, movement_from_seed
+from games.horse_race.game import HorseRace
+from games.horse_race.hidden import movement_from_seed
 from games.horse_race.models import MovementTable
 from games.platform.services import games as game_services
 from tests.horse_race.horse_race_support import table
@@ -119,7 +120,7 @@ def test_settings_are_checked(season, hank):
     assert kind.settings_problems(kind.default_settings()) == []
     assert kind.settings_problems({**kind.default_settings(), "window_minutes": 10}) == []
     problems = kind.settings_problems({**kind.default_settings(), "round_hours": 0, "rules": {"nonsense": 1}})
-    assert problems == ["round_hours must be a number of hours above 0.", "Unknown setting(s): nonsense."]
+    assert problems == ["round_hours must be a number above 0, not 0.", "Unknown rules setting(s): nonsense."]
     with pytest.raises(RulesError):
         game_services.game_create(
             season=season, game_type="horse_race", name="Bad", hosts=[hank], settings={"window_minutes": -1}

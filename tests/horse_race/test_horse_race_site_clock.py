@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from games.horse_race.rules import ROUNDS
 from games.platform.models import Game
-from games.platform.services.sweep import sweep
 from tests.horse_race.site_support import NAMES, make_game, observe, resolve, submit
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.horse_race.rules import ROUNDS
-from games.platform.models import Event, Game, LedgerAccount
+from games.platform.models import DeathMatchPick, Event, Game, LedgerAccount
 from games.platform.services.ledger import balances, ledger_post
 from tests.horse_race.horse_race_support import table
 from tests.horse_race.site_support import NAMES, api, make_game, observe, operate, resolve, submit
@@ -151,3 +151,30 @@ def test_an_unmade_winners_choice_is_drawn_from_the_seed(season, hank, make_user
     resolve(game, hank)  # Round 11 closes with no choice
     expected = random.Random(game.seed + ROUNDS + 1).choice([1, 2, 3])
     assert observe(game, hank)["state"]["tokens_of_life_given"][expected] == 1
+
+
+def test_the_ec_vote_names_the_elimination_candidate_whose_death_match_pick_opens(season, hank, make_user):
+    game, (ann, ben, cat, dan) = four_player_game(season, hank, make_user)
+    assert submit(game, ann, ROUNDS + 1, {"choice": 2}).status_code == 201
+    resolve(game, hank)
+    assert not DeathMatchPick.objects.filter(main_match=game).exists()  # the vote is still owed
+    assert submit(game, ann, ROUNDS + 2, {"vote": 1}).status_code == 201
+    resolve(game, hank)
+    pick = DeathMatchPick.objects.get(main_match=game)
+    assert pick.candidate == ben and pick.status == "open"
+    assert game.events.filter(text__startswith="ben is the Elimination Candidate and picks").exists()
+
+
+def test_a_sole_last_place_is_the_elimination_candidate_when_round_10_resolves(season, hank, make_user):
+    ann, ben, cat = (make_user(name) for name in NAMES[:3])
+    game = make_game(season, hank, [ann, ben, cat])
+    for _ in range(ROUNDS):
+        resolve(game, hank)
+    # Round 10's Utility: ann 9 points (one card of each horse), ben 1 (one card), cat none.
+    every = {h: 1 for h in "ABCDEFGHI"}
+    assert submit(game, ann, ROUNDS, {"ability": {"kind": "utility", "use": every}}).status_code == 201
+    assert submit(game, ben, ROUNDS, {"ability": {"kind": "utility", "use": {"A": 1}}}).status_code == 201
+    resolve(game, hank)
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED  # nothing to decide: no tie for second, none for last
+    assert DeathMatchPick.objects.get(main_match=game).candidate == cat

@@ -122,3 +122,16 @@ def test_a_choice_is_offered_and_answered_through_the_api(season, hank, alice, b
     state = state_of(game)
     assert state.positions["FB"] == 5 and state.positions["M"] == 4 and state.to_move == 1
     assert game.events.filter(kind=Event.Kind.ANNOUNCEMENT, text__contains="Blue chooses Movement").exists()
+
+
+def test_the_api_takes_a_piece_named_as_the_addendum_allows_and_says_what_a_name_lacks(
+    season, hank, alice, bob
+):
+    game = marathon_game(season, hank, alice, bob)
+    refused = act(game, alice, {"type": "play", "card": 2, "piece": "Swap"})
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == {
+        "piece": ["Name the colour too: SB is Swap (blue), SR is Swap (red)."]
+    }
+    assert act(game, alice, {"type": "play", "card": 2, "piece": "Swap(b)"}).status_code == 200
+    assert state_of(game).played[-1]["piece"] == "SB"

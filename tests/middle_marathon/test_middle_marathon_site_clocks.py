@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from games.middle_marathon.rules import pending
 from games.platform.models import Game, Seat, TurnClock
-from games.platform.services.sweep import sweep
 from tests.middle_marathon.marathon_site import act, api, marathon_game, put_state, state_of
 from tests.middle_marathon.positions import make
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0)
@@ -87,6 +87,34 @@ def test_a_decision_off_your_turn_gets_a_minute_and_the_turn_time_comes_back_wit
     c = clock(game)
     # Blue's 70 banked seconds come back, plus 30 for this additional interaction.
     assert c.seat.number == 0 and c.kind == "choice 3: Gravity's targets" and due(game) == 50 + 70 + 30
+
+
+def test_each_off_turn_decision_adds_a_minute_to_what_that_player_has_left_from_earlier_in_the_same_turn(
+    start, alice, bob
+):
+    # "they will be given an extra minute instead" (of the turn player's extra 30 seconds): added to what
+    # the off-turn player has left in this turn, like the turn player's 30 s; nothing carries to the next.
+    game = start(position=make({"FB": 3, "GR": 6, "GB": 5, "RR": 12, "SB": 13}, rest=None))
+    with at(10):
+        act(game, alice, {"type": "play", "card": 3, "piece": "FB"})
+    with at(20):
+        act(game, alice, {"type": "choose", "choice": "GR"})  # GR 6 -> 9: Red's pull, off Red's turn
+    assert clock(game).seat.number == 1 and due(game) == 20 + 60
+    with at(50):
+        act(game, bob, {"type": "choose", "choice": "GB"})  # GB 5 -> 6: Blue's pull; Red keeps 30 s
+    assert clock(game).seat.number == 0 and clock(game).banked == {"1": 30}
+    with at(60):
+        act(game, alice, {"type": "choose", "choice": "SB"})  # back to Red for its pull's ahead part
+    c = clock(game)
+    assert c.seat.number == 1 and c.kind == "choice 4: Gravity's targets" and due(game) == 60 + 30 + 60
+    with at(70):
+        act(game, bob, {"type": "choose", "choice": "RR"})  # RR 12 -> 11: Red's own reflection, in a row
+    c = clock(game)
+    assert c.seat.number == 1 and c.kind == "choice 5: Reflect's reflection" and due(game) == 150 + 60
+    with at(80):
+        act(game, bob, {"type": "choose", "choice": "FB"})  # the turn ends; Red's 130 s left go with it
+    c = clock(game)
+    assert c.seat.number == 1 and c.kind == "turn" and due(game) == 80 + 60 and c.banked == {}
 
 
 def test_the_off_turn_players_reserve_pays_for_their_slow_decision(start, alice):

@@ -14,8 +14,8 @@ from games.platform.models import Game, Seat, TurnClock
 from games.platform.services import games as game_services
 from games.platform.services.clocks import seconds_left
 from games.platform.services.live import action_apply
-from games.platform.services.sweep import sweep
 from tests.conftest import seat_of
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now().replace(microsecond=0)

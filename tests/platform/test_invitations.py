@@ -180,3 +180,19 @@ def test_a_host_makes_an_invitation_in_the_admin_and_another_seasons_host_does_n
     assert client.get(reverse("admin:platform_invitation_change", args=[invitation.pk])).status_code == 302
     add_form = client.get(reverse("admin:platform_invitation_add")).content.decode()
     assert "Season 1" not in add_form, "another season's host cannot invite to it"
+
+
+def test_the_demo_prints_an_open_invitation_that_works(db):
+    import io
+    import re
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command("load_demo", "--base-url", "http://127.0.0.1:8123", stdout=out)
+    link = re.search(r"http://127\.0\.0\.1:8123(/join/[\w-]+/)", out.getvalue()).group(1)
+    page = Client().get(link)
+    assert page.status_code == 200 and "Join Demo Season" in page.content.decode()
+    again = io.StringIO()
+    call_command("load_demo", stdout=again)
+    assert link in again.getvalue(), "loading the demo again prints the same link"

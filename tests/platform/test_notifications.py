@@ -12,8 +12,8 @@ from django.urls import reverse
 from games.platform.models import NotificationPreference
 from games.platform.services.live import action_apply
 from games.platform.services.rounds import round_resolve
-from games.platform.services.sweep import sweep
 from tests.conftest import seat_of
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -35,13 +35,11 @@ def test_results_and_the_next_round_reach_those_who_want_them(
     ]
 
 
-def test_a_player_who_switched_reminders_off_gets_none(
-    tally, alice, bob, settings, django_capture_on_commit_callbacks
-):
+def test_a_player_who_switched_reminders_off_gets_none(tally, alice, bob, settings):
     settings.GENIUS_REMINDER_HOURS = 1
     NotificationPreference.objects.create(user=alice, reminder=False)
     closes_soon = tally.rounds.get(number=0).closes_at - timedelta(minutes=5)
-    with time_machine.travel(closes_soon), django_capture_on_commit_callbacks(execute=True):
+    with time_machine.travel(closes_soon):
         sweep()
     assert subjects() == [("bob@example.com", "Tally: Round 0 closes soon")]
 

@@ -42,6 +42,7 @@ def test_a_forgotten_password_is_reset_from_the_emailed_link_and_old_tokens_die(
     again = Client().get(link, follow=True).content.decode()
     assert "Bad Token" in again, "a used link cannot set a password again"
 
+
 def test_a_reset_asked_for_an_unknown_address_sends_nothing_that_helps_a_stranger(db):
     mail.outbox.clear()
     answer = Client().post(reverse("account_reset_password"), {"email": "nobody@example.com"})

@@ -93,7 +93,7 @@ def test_the_ec_to_dm_flow_end_to_end(season, hank, alice, bob, charlie, make_us
     game_services.game_start(game=dm, actor=hank)
     dm.refresh_from_db()
     with time_machine.travel(dm.started_at + timedelta(hours=1)):
-        from games.platform.services.sweep import sweep
+        from tests.sweeping import sweep
 
         for _ in range(4):
             sweep()
@@ -122,7 +122,7 @@ def test_a_token_of_life_is_spent_instead_of_elimination(season, hank, alice, bo
     dm.refresh_from_db()
     # alice moves first and lets her time and reserve run out: she loses the Death Match.
     with time_machine.travel(dm.started_at + timedelta(hours=2)):
-        from games.platform.services.sweep import sweep
+        from tests.sweeping import sweep
 
         for _ in range(4):
             sweep()

@@ -24,6 +24,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 
 from games.platform import registry
+from games.platform.admin.console import ACTIONS as CONSOLE_ACTIONS
 from games.platform.kit import Reveal
 from games.platform.models import Game, Invitation, Season
 from games.platform.services import games as game_services
@@ -206,7 +207,9 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
             route.name, [("param", "object_id") if t == ("param", "id") else t for t in route.tokens]
         )
     unknown = params - {"game_id", "a", "b", "name", "season_id", "object_id", "app_label", "content_type_id"}
-    unknown -= {"url", "token", "key", "uidb36"}
+    # action: a button of the host console (admin/.../game/<id>/host/<action>/); token: an invitation's link;
+    # key, uidb36: allauth's emailed links.
+    unknown -= {"url", "action", "token", "key", "uidb36"}
     if unknown:
         raise LookupError(f"{route.name}: no filler for path parameters {sorted(unknown)}")
     out = []
@@ -243,9 +246,11 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
         model = admin_model(route)
         if model is None:
             raise LookupError(f"{route.name}: cannot tell which model its object_id names")
+        actions = [{"action": a} for a in CONSOLE_ACTIONS] if "action" in params else [{}]
         for obj in model._default_manager.all()[:300]:
-            out.append((route.build({"object_id": obj.pk}), owner_game_ids(obj), "admin object"))
-        out.append((route.build({"object_id": MISSING_ID}), set(), "admin object"))
+            for extra in actions:
+                out.append((route.build({"object_id": obj.pk, **extra}), owner_game_ids(obj), "admin object"))
+        out.append((route.build({"object_id": MISSING_ID, **actions[0]}), set(), "admin object"))
         return out
     if "app_label" in params:
         labels = sorted({m._meta.app_label for m in admin_site._registry})
@@ -278,6 +283,21 @@ def client_for(user) -> Client:
     if user is not None:
         client.force_login(user)
     return client
+
+
+def poisoning_order(games, user) -> None:
+    """Issue 17.1's order: `user` polls each game's live partial as an outsider (the page cache remembers
+    the role), is made superuser (no version moves), and opens each page while its slots are cold. A cache
+    that keeps a body under the remembered role instead of the rendered one now serves the host's page to
+    every spectator: the crawl that follows must find nothing."""
+    client = client_for(user)
+    for game in games:
+        client.get(f"/games/{game.id}/live/")
+    user.is_superuser = True
+    user.save(update_fields=["is_superuser"])
+    for game in games:
+        for url in (f"/games/{game.id}/", f"/games/{game.id}/live/"):
+            assert client.get(url).status_code == 200
 
 
 def all_urls(world: World):
@@ -339,6 +359,7 @@ def test_no_canary_on_any_url_for_anyone_but_its_owner(make_user):
     urls, problems = all_urls(world)
     assert not problems, "\n".join(problems)
     targets = htmx_targets()
+    poisoning_order(world.games, make_user("mallory"))
     leaks, opened, errors = [], [], []
     seen_by_host: set[str] = set()
     for label, user in world.viewers.items():

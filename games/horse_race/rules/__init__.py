@@ -1,6 +1,7 @@
 """Blackout Middle Horse Race: the pure rules engine (standard library and the platform kit only)."""
 
 from .ability_inputs import ABILITIES, clean_ability
+from .codec import state_from_json, state_to_json
 from .ending import (
     bet_points,
     pending_decisions,
@@ -11,7 +12,6 @@ from .ending import (
 )
 from .exchange import purchase, purchase_cost, trade
 from .resolution import resolve_round
-from .serialize import state_from_json, state_to_json
 from .settings import HORSES, ROUNDS, Settings
 from .state import Ending, Player, Report, State, bet_limit, initial_state
 from .submission import settle_submission, validate_submission

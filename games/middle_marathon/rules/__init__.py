@@ -1,12 +1,15 @@
 """Middle Marathon's pure rules: a two-player race whose pieces' abilities ask for choices mid-move."""
 
 from .abilities import options, prompt, told_discard
+from .codec import state_from_json, state_to_json
+from .perturb import perturb_hidden
 from .pieces import NEUTRAL, PIECES, name, owner, parse_piece
 from .play import apply, check_action, legal_actions, pending, timeout
 from .scoring import decide_winner, final_order, placements, seat_scores
-from .state import FULL_DECK, Settings, State, Task, new_game, state_from_json, state_to_json
+from .settings import Settings
+from .state import FULL_DECK, State, Task, new_game
 from .track import TRACK_LENGTH
-from .views import full_view, perturb_hidden, public_view, seat_view
+from .views import full_view, public_view, seat_view
 
 __all__ = [
     "FULL_DECK",

@@ -6,7 +6,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from ..errors import NotAllowed, RoundClosed, StateChanged
+from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
 
 
@@ -19,6 +19,8 @@ def exception_handler(exc, context):
     if isinstance(exc, RoundClosed):
         closed = exc.closed_at.isoformat() if exc.closed_at else None
         return Response({"detail": exc.message, "closed_at": closed}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, NotResolved):  # "resolve now" says what happened instead
+        return Response({"detail": exc.message, "resolution": exc.outcome}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, StateChanged):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, NotAllowed):

@@ -6,7 +6,10 @@ ERRORS = {
     "400": "Invalid input: `detail` in words, `errors` per field.",
     "403": "Not yours to do (a player acting for another, a non-host on a host route, not logged in).",
     "404": "Not there, or not visible to you.",
-    "409": "The round closed or the state moved on (`closed_at` when a round closed).",
+    "409": (
+        "The round closed or the state moved on (`closed_at`: the round's deadline, when it closed; "
+        "`resolution`: what a host's 'resolve now' did instead of resolving)."
+    ),
 }
 # Only where a request may carry a body (POST, PUT, PATCH): one the API cannot read (send JSON).
 BODY_ERRORS = {"415": "The body's content type is not one the API reads (send application/json)."}
@@ -24,6 +27,10 @@ def document_errors(result, generator, request, public):
                 "additionalProperties": {"type": "array", "items": {"type": "string"}},
             },
             "closed_at": {"type": "string", "nullable": True},
+            "resolution": {
+                "type": "string",
+                "enum": ["already resolved", "not due", "paused", "not running", "waiting", "failed", "busy"],
+            },
         },
         "required": ["detail"],
     }

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from ..models import Event
 
@@ -162,3 +164,12 @@ class HiddenIn(serializers.Serializer):
 class HiddenOut(serializers.Serializer):
     hidden = serializers.DictField()
     problems = serializers.ListField(child=serializers.CharField())
+
+
+class TokenIn(AuthTokenSerializer):
+    """Username and password for a token; a username longer than any user's is refused before a lookup
+    (the login rate limiter would otherwise try to store it, and fail)."""
+
+    username = serializers.CharField(
+        label="Username", write_only=True, max_length=get_user_model()._meta.get_field("username").max_length
+    )

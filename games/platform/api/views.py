@@ -9,11 +9,14 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from .. import registry
 from ..errors import NotAllowed
+from ..kit import RulesError
 from ..models import DeathMatchPick, Game, Season, Submission
 from ..observation import event_dict, observe, seat_of_player, viewer_or_404, visible_events, visible_games
 from ..services import games as game_services
@@ -281,11 +284,21 @@ class HostSeatApi(HostApi):
         data.is_valid(raise_exception=True)
         user = get_user_model().objects.filter(username=data.validated_data["username"]).first()
         if user is None:
-            from ..kit import RulesError
-
             raise RulesError("No player has that username.", field="username")
-        game_services.game_seat(game=game, user=user, actor=request.user)
+        try:
+            game_services.game_seat(game=game, user=user, actor=request.user)
+        except RulesError as exc:
+            # The service speaks of the user; here the field is the username the host typed.
+            raise RulesError(exc.message, field="username" if exc.field == "user" else exc.field) from exc
         return Response(observe(game, viewer))
+
+
+class TokenApi(ObtainAuthToken):
+    """POST username and password, get the API token. DRF's view fixes its own parsers; these are the
+    site's (JSON with a depth limit), and the username is checked for length."""
+
+    parser_classes = api_settings.DEFAULT_PARSER_CLASSES
+    serializer_class = s.TokenIn
 
 
 class MyBalancesApi(APIView):

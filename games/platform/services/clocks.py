@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from .. import enqueue, registry
 from ..models import Game, Seat, TurnClock
+from .locks import one_game_at_a_time
 from .outcomes import outcome_apply
 
 
@@ -73,7 +73,7 @@ def seconds_left(clock: TurnClock, now=None) -> float | None:
     return max((clock.deadline - (now or timezone.now())).total_seconds(), 0.0)
 
 
-@transaction.atomic
+@one_game_at_a_time
 def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
     """The sweep found this clock out of time: draw a reserve increment, or let the game decide.
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from .. import registry
 from ..errors import NotAllowed, StateChanged
+from ..kit import RulesError
 from ..models import DeathMatchPick, Game
 from .audit import audit
 from .games import game_create, game_seat
@@ -27,6 +29,13 @@ def death_match_create(*, pick: DeathMatchPick, actor, game_type: str | None = N
     if pick.death_match_id:
         raise StateChanged("The Death Match already exists.")
     slug = game_type or season_setting(season, "death_match_type")
+    try:
+        kind = registry.get(slug)
+    except LookupError as error:
+        raise RulesError(str(error), field="death_match_type") from None
+    if kind.match_kind != registry.DEATH_MATCH:
+        # Only a Death Match names the loser the season eliminates.
+        raise RulesError(f"{kind.name} is not a Death Match.", field="death_match_type")
     dm = game_create(
         season=season,
         game_type=slug,

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.db import models, transaction
 from django.db.models import F
+from django.db.models.signals import m2m_changed
+from django.dispatch import receiver
 
-from .. import enqueue
+from .. import enqueue, versions
 from ..kit import Announce, Ledger, Reveal
 from ..models import Event, Game, Webhook
 from .ledger import ledger_post_many
@@ -14,6 +16,24 @@ from .ledger import ledger_post_many
 def bump_version(game: Game) -> None:
     """Anything a viewer could see changed: the next feed poll must not answer 'nothing new'."""
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1)
+    versions.game_moved(game.pk)
+
+
+@receiver(m2m_changed, sender=Game.hosts.through, dispatch_uid="game-hosts-changed")
+def hosts_changed(sender, instance, action, reverse, pk_set, **kwargs) -> None:
+    """Who hosts a game changed, by any path (the admin, a service, a script, either side of the relation):
+    every viewer's role in it may have changed, and the page cache remembers roles per version."""
+    if reverse and action == "pre_clear":  # a user's hosting is cleared: which games is known only before
+        games = list(instance.hosted_games.values_list("pk", flat=True))
+    elif reverse and action in {"post_add", "post_remove"}:
+        games = list(pk_set)
+    elif not reverse and action in {"post_add", "post_remove", "post_clear"}:
+        games = [instance.pk]
+    else:
+        return
+    Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+    for game_id in games:
+        versions.game_moved(game_id)
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from .. import registry
+from .. import enqueue, registry
 from ..errors import StateChanged
 from ..kit import Announce, RulesError
 from ..models import Game, Round, Season, SeasonPlayer, Seat, TurnClock
@@ -16,7 +16,8 @@ from .clocks import clock_sync
 from .commitment import commitment_publish
 from .events import bump_version, events_write
 from .hosts import require_host
-from .rounds import round_open
+from .locks import one_game_at_a_time
+from .rounds import all_final, round_open
 
 
 @transaction.atomic
@@ -52,6 +53,9 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
         raise StateChanged("Players can only be seated before the game starts.")
     if game.hosts.filter(pk=user.pk).exists():
         raise RulesError(f"{user} hosts this game and cannot also play it.", field="user")
+    seated = game.seats.filter(user=user).values_list("number", flat=True).first()
+    if seated is not None:
+        raise RulesError(f"{user} is already seated in this game (seat {seated + 1}).", field="user")
     kind = registry.get(game.game_type)
     taken = game.seats.count()
     if taken >= kind.max_players:
@@ -98,7 +102,7 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_pause(*, game: Game, actor=None, now=None) -> Game:
     """Stop every clock of the game; what was left of each is kept for the resume."""
     now = now or timezone.now()
@@ -122,8 +126,9 @@ def game_pause(*, game: Game, actor=None, now=None) -> Game:
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_resume(*, game: Game, actor=None, now=None) -> Game:
+    """Start every clock again with what was left of it; a round everyone marked final while paused closes."""
     now = now or timezone.now()
     game = Game.objects.select_for_update().get(pk=game.pk)
     require_host(game, actor)
@@ -135,6 +140,9 @@ def game_resume(*, game: Game, actor=None, now=None) -> Game:
         rnd.closes_at = now + (rnd.remaining_when_paused or timedelta(0))
         rnd.remaining_when_paused = None
         rnd.save(update_fields=["closes_at", "remaining_when_paused"])
+        if game.settings.get("close_when_all_final") and all_final(rnd):
+            # The last "final" came while the game was paused, and could not close the round then.
+            enqueue.resolve_round(rnd.pk, True)
     clock = TurnClock.objects.select_for_update().filter(game=game).first()
     if clock and clock.remaining_when_paused is not None:
         clock.deadline = now + clock.remaining_when_paused
@@ -145,10 +153,11 @@ def game_resume(*, game: Game, actor=None, now=None) -> Game:
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def round_extend(*, game: Game, by: timedelta, actor=None) -> Round:
     """Give the open round more time (a host's call, e.g. for a player in another time zone)."""
     require_host(game, actor)
+    game = Game.objects.select_for_update().get(pk=game.pk)  # the game first, as every service locks
     rnd = Round.objects.select_for_update().filter(game=game, status=Round.Status.OPEN).first()
     if rnd is None:
         raise StateChanged("There is no open round to extend.")

@@ -8,11 +8,12 @@ one.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 
 from ..kit import RulesError
 from ..models import Game, Profile
 from ..people import forget_prefs, zone_named
+from .events import bump_version
 
 
 def name_problem(user, display_name: str) -> str | None:
@@ -48,5 +49,6 @@ def profile_save(*, user, display_name: str | None = None, time_zone: str | None
     transaction.on_commit(lambda: forget_prefs(user.pk))
     forget_prefs(user.pk)
     if renamed:
-        Game.objects.filter(Q(seats__user=user) | Q(hosts=user)).update(version=F("version") + 1)
+        for game in Game.objects.filter(Q(seats__user=user) | Q(hosts=user)).distinct().only("pk"):
+            bump_version(game)
     return profile

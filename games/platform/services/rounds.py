@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import enum
 import logging
 import traceback
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from .. import enqueue, pagecache, registry
-from ..errors import NotReady, RoundClosed, StateChanged
+from ..errors import NotReady, NotResolved, RoundClosed, StateChanged
 from ..models import Game, Round, Seat, Submission
 from .audit import audit
 from .events import bump_version
 from .hosts import require_host
+from .locks import limit_waits, lock_not_granted
 from .outcomes import game_finish, outcome_apply
 
 log = logging.getLogger("games.platform.rounds")
@@ -38,19 +41,22 @@ def submission_save(
     if rnd is None:
         raise StateChanged(f"Round {round_number} has not opened.")
     if rnd.status != Round.Status.OPEN:
-        raise RoundClosed(rnd.resolved_at or rnd.closes_at)
+        raise RoundClosed(rnd.closes_at)  # the deadline (or the early close), not when the resolution ran
     if rnd.remaining_when_paused is None and now >= rnd.closes_at:
         raise RoundClosed(rnd.closes_at)
     game = seat.game
     cleaned = registry.get(game.game_type).clean_submission(game, seat, rnd, payload)
     submission = Submission.objects.create(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
     pagecache.seat_changed(seat)
-    if final and game.settings.get("close_when_all_final") and _all_final(rnd):
-        enqueue.resolve_round(rnd.pk, True)
+    if final and game.settings.get("close_when_all_final") and rnd.remaining_when_paused is None:
+        # Never while the game is paused (the round would close with no time left on the resume):
+        # game_resume closes a round that everyone marked final during the pause.
+        if all_final(rnd):
+            enqueue.resolve_round(rnd.pk, True)
     return submission
 
 
-def _all_final(rnd: Round) -> bool:
+def all_final(rnd: Round) -> bool:
     latest = latest_submissions(rnd)
     return len(latest) == rnd.game.seats.count() and all(s.final for s in latest.values())
 
@@ -67,6 +73,28 @@ def latest_submissions(rnd: Round, *, until=None, with_users=False) -> dict[int,
     return latest
 
 
+# A resolution this close to its deadline keeps the schedule: the next window starts at the deadline. One
+# later than this (an outage, or a round that waited for a host's verdict) starts the next window at the
+# resolution instead, so nobody loses more than this much of a round they could not see.
+ON_SCHEDULE = timedelta(minutes=1)
+
+
+class Resolution(enum.StrEnum):
+    """What one call of `round_resolve` did; true only when it resolved the round."""
+
+    RESOLVED = "resolved"
+    ALREADY_RESOLVED = "already resolved"
+    NOT_DUE = "not due"
+    PAUSED = "paused"
+    NOT_RUNNING = "not running"
+    WAITING = "waiting"
+    FAILED = "failed"
+    BUSY = "busy"
+
+    def __bool__(self) -> bool:
+        return self is Resolution.RESOLVED
+
+
 def round_open(*, game: Game, number: int, now) -> Round | None:
     window = registry.get(game.game_type).round_window(game, number)
     if window is None:
@@ -74,24 +102,34 @@ def round_open(*, game: Game, number: int, now) -> Round | None:
     return Round.objects.create(game=game, number=number, opens_at=now, closes_at=now + window)
 
 
-def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -> bool:
-    """Close and resolve one round in one transaction; True if this call resolved it.
+def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resolution:
+    """Close and resolve one round in one transaction, at this call's own time; say what happened.
 
-    Safe to call any number of times from anywhere: under the round's lock it re-checks that the round is
-    still open and due. If the game type raises, nothing is kept; the failure is counted and, after
-    GENIUS_RESOLVE_MAX_ATTEMPTS, the round is marked failed for the hosts to look at.
+    Safe to call any number of times from anywhere: under the game's and then the round's lock (the order
+    every service takes them in) it re-checks that the game runs unpaused and the round is still open and
+    due. Early (every player final, or a host's "resolve now") it needs no deadline, but never while the
+    game is paused. If the game type raises, nothing is kept; the failure is counted and, after
+    GENIUS_RESOLVE_MAX_ATTEMPTS, the round is marked failed for the hosts to look at. Rows held longer than
+    GENIUS_LOCK_WAIT_SECONDS by another transaction make it give up for now, counting nothing.
     """
-    now = now or timezone.now()
     try:
         with transaction.atomic():
+            limit_waits()
+            game = Game.objects.select_for_update(of=("self",)).filter(rounds__id=round_id).first()
+            if game is None:
+                return Resolution.NOT_RUNNING  # the game was deleted
             rnd = Round.objects.select_for_update().get(pk=round_id)
+            now = timezone.now()  # after the locks: the time this resolution really runs
+            if rnd.status == Round.Status.FAILED:
+                return Resolution.FAILED
             if rnd.status != Round.Status.OPEN:
-                return False
-            game = Game.objects.select_for_update().get(pk=rnd.game_id)
+                return Resolution.ALREADY_RESOLVED
             if game.status != Game.Status.RUNNING:
-                return False
-            if not early and (game.paused_at or rnd.closes_at > now):
-                return False
+                return Resolution.NOT_RUNNING
+            if game.paused_at or rnd.remaining_when_paused is not None:
+                return Resolution.PAUSED
+            if not early and rnd.closes_at > now:
+                return Resolution.NOT_DUE
             kind = registry.get(game.game_type)
             submissions = {
                 n: s.payload
@@ -104,22 +142,27 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None, now=None) -
                 rnd.closes_at = min(rnd.closes_at, now)
             rnd.save(update_fields=["status", "resolved_at", "closes_at"])
             outcome_apply(game=game, outcome=outcome, round_number=rnd.number, actor=actor, now=now)
+            next_opens = rnd.closes_at if now - rnd.closes_at <= ON_SCHEDULE else now
             if (
                 game.status == Game.Status.RUNNING
-                and round_open(game=game, number=rnd.number + 1, now=now) is None
+                and round_open(game=game, number=rnd.number + 1, now=next_opens) is None
             ):
                 game_finish(game=game, now=now)
             if actor is not None:
                 audit(action="round_resolve_now", actor=actor, game=game, round=rnd.number)
             enqueue.notify_round_resolved(rnd.pk)
-            return True
+            return Resolution.RESOLVED
     except NotReady as exc:  # nothing is wrong, something is awaited: say what, and try again later
         Round.objects.filter(pk=round_id, status=Round.Status.OPEN).update(last_error=exc.message)
-        return False
-    except Exception as exc:  # the rules or the database failed: keep nothing, count the failure
+        return Resolution.WAITING
+    except Exception as exc:
+        if lock_not_granted(exc):  # another transaction holds the game: the next sweep tries again
+            log.warning("Resolving round %s waited too long for its locks; the next sweep retries", round_id)
+            return Resolution.BUSY
+        # The rules or the database failed: keep nothing, count the failure.
         log.exception("Resolving round %s failed", round_id)
         _record_failure(round_id, exc)
-        return False
+        return Resolution.FAILED
 
 
 @transaction.atomic
@@ -140,19 +183,42 @@ def _record_failure(round_id: int, exc: Exception) -> None:
 def round_retry(*, game: Game, actor=None) -> Round:
     """A host fixed what made a round fail: open it again so the next sweep (or 'resolve now') retries."""
     require_host(game, actor)
+    limit_waits()
+    game = Game.objects.select_for_update().get(pk=game.pk)  # the game first, as every service locks
     rnd = Round.objects.select_for_update().filter(game=game, status=Round.Status.FAILED).first()
     if rnd is None:
         raise StateChanged("No round of this game has failed.")
     rnd.status = Round.Status.OPEN
     rnd.attempts = 0
-    rnd.save(update_fields=["status", "attempts"])
+    rnd.last_error = ""  # the old traceback is history (the audit log keeps it): the round is not waiting
+    rnd.save(update_fields=["status", "attempts", "last_error"])
     audit(action="round_retry", actor=actor, game=game, round=rnd.number)
     return rnd
 
 
-def round_resolve_now(*, game: Game, actor) -> bool:
+def round_resolve_now(*, game: Game, actor) -> Resolution:
+    """A host's "resolve now": resolves the open round, or raises NotResolved saying what happened instead."""
     require_host(game, actor)
     rnd = game.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
     if rnd is None:
         raise StateChanged("There is no open round to resolve.")
-    return round_resolve(round_id=rnd.pk, early=True, actor=actor)
+    result = round_resolve(round_id=rnd.pk, early=True, actor=actor)
+    if not result:
+        rnd.refresh_from_db()
+        raise NotResolved(result, _not_resolved_because(result, rnd))
+    return result
+
+
+def _not_resolved_because(result: Resolution, rnd: Round) -> str:
+    number = f"Round {rnd.number}"
+    return {
+        Resolution.ALREADY_RESOLVED: f"{number} was already resolved.",
+        Resolution.NOT_RUNNING: "The game is not running.",
+        Resolution.PAUSED: f"The game is paused: resume it before resolving {number}.",
+        Resolution.WAITING: f"{number} was not resolved: it is waiting: {rnd.last_error}",
+        Resolution.FAILED: (
+            f"{number} was not resolved: the game raised an error (attempt {rnd.attempts} of "
+            f"{settings.GENIUS_RESOLVE_MAX_ATTEMPTS}); the traceback is in the admin."
+        ),
+        Resolution.BUSY: f"{number} was not resolved: another change to this game is under way; try again.",
+    }.get(result, f"{number} was not resolved ({result}).")

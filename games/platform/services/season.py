@@ -91,11 +91,13 @@ def on_game_finished(*, game: Game, now) -> None:
     """Inside the transaction that finishes a game: name its Elimination Candidate, or settle its DM."""
     kind = registry.get(game.game_type)
     seats = {s.number: s for s in game.seats.select_related("user")}
-    candidate = kind.elimination_candidate(game)
-    if candidate is not None and candidate in seats:
-        pick_open(game=game, candidate=seats[candidate].user, now=now)
-    pick = DeathMatchPick.objects.filter(death_match=game).first()
-    if pick is not None:
+    if kind.match_kind == registry.MAIN_MATCH:
+        candidate = kind.elimination_candidate(game)
+        if candidate is not None and candidate in seats:
+            pick_open(game=game, candidate=seats[candidate].user, now=now)
+        return
+    # A Death Match settles only when it was made from a pick (a friendly one made by hand eliminates none).
+    if DeathMatchPick.objects.filter(death_match=game).exists():
         loser = kind.match_loser(game)
         death_match_settle(game=game, loser=seats[loser].user if loser in seats else None)
 

@@ -1,35 +1,48 @@
-"""The deadline sweep: every due round, clock and reminder found by query and dealt with; safe to re-run."""
+"""The deadline sweep: every due round, clock and reminder found by query and handed on; safe to re-run.
+
+The sweep itself resolves nothing: it queues one task per due round and per due clock, earliest deadline
+first, and each runs in a transaction of its own with bounded lock waits (services/locks.py). A round or
+clock whose row another transaction holds right now is skipped (SKIP LOCKED) and found again by the next
+sweep, so one stuck game delays only itself.
+"""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from .. import enqueue
 from ..models import Game, Round, Submission, TurnClock
-from .clocks import clock_expire
-from .rounds import round_resolve
 
 
+@transaction.atomic
 def due_rounds(now) -> list[int]:
+    """Overdue open rounds of running, unpaused games, earliest deadline first; held rows left for later."""
     return list(
-        Round.objects.filter(
+        Round.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(
             status=Round.Status.OPEN,
             closes_at__lte=now,
             remaining_when_paused__isnull=True,
             game__status=Game.Status.RUNNING,
             game__paused_at__isnull=True,
-        ).values_list("id", flat=True)
+        )
+        .order_by("closes_at", "id")
+        .values_list("id", flat=True)
     )
 
 
+@transaction.atomic
 def due_clocks(now) -> list[tuple[int, int]]:
+    """(game, generation) of every clock out of time, earliest deadline first; held rows left for later."""
     return list(
-        TurnClock.objects.filter(
-            deadline__lte=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True
-        ).values_list("game_id", "generation")
+        TurnClock.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(deadline__lte=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
+        .order_by("deadline", "id")
+        .values_list("game_id", "generation")
     )
 
 
@@ -57,14 +70,22 @@ def reminder_claim(*, round_id: int, now) -> list[int]:
 
 
 def sweep(*, now=None) -> dict[str, int]:
-    """Find every due round, clock and reminder by query and deal with each. Re-running it is always safe."""
+    """Queue a task for every due round and clock, in deadline order, and claim the due reminders.
+
+    Each resolution and expiry takes its own time when it runs (a slow one shortens no other's window).
+    Re-running the sweep is always safe: each task re-checks under its locks that its work is still due.
+    """
     now = now or timezone.now()
-    resolved = sum(round_resolve(round_id=pk, now=now) for pk in due_rounds(now))
-    expired = sum(clock_expire(game_id=g, generation=gen, now=now) for g, gen in due_clocks(now))
+    rounds = due_rounds(now)
+    for pk in rounds:
+        enqueue.resolve_round(pk)
+    clocks = due_clocks(now)
+    for game_id, generation in clocks:
+        enqueue.expire_clock(game_id, generation)
     reminded = 0
     for pk in due_reminders(now):
         users = reminder_claim(round_id=pk, now=now)
         if users:
             enqueue.send_reminder(pk, users)
             reminded += 1
-    return {"resolved": resolved, "clocks": expired, "reminders": reminded}
+    return {"rounds": len(rounds), "clocks": len(clocks), "reminders": reminded}

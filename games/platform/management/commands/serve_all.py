@@ -1,4 +1,4 @@
-"""Serve the site with a Celery worker and beat beside it, so rounds close on time; Ctrl-C stops all three."""
+"""Serve the site with Celery workers and beat beside it, so rounds close on time; Ctrl-C stops them all."""
 
 from __future__ import annotations
 
@@ -11,8 +11,15 @@ import time
 from django.core.management.base import BaseCommand
 
 
+def worker_of(queue: str) -> list[str]:
+    return ["-Q", queue, "-n", f"{queue}@%h", "--loglevel", "INFO", "--pool", "solo"]
+
+
 class Command(BaseCommand):
-    help = "Run the web server, a Celery worker and Celery beat together (the embedded default of make run)."
+    help = (
+        "Run the web server, a Celery worker for notifications, one for deadlines and Celery beat together "
+        "(the embedded default of make run)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--port", default="8000")
@@ -23,14 +30,16 @@ class Command(BaseCommand):
         celery = [python, "-m", "celery", "-A", "genius"]
         commands = {
             "web": [python, "manage.py", "runserver", f"{options['host']}:{options['port']}", "--noreload"],
-            # One worker process: on SQLite, writers take turns anyway.
-            "worker": [*celery, "worker", "--loglevel", "INFO", "--pool", "solo"],
+            # One process per queue: on SQLite, writers take turns anyway. Deadlines have their own, so a
+            # slow webhook receiver or mail server never holds up a round's close.
+            "worker": [*celery, "worker", *worker_of("celery")],
+            "deadlines": [*celery, "worker", *worker_of("deadlines")],
             "beat": [*celery, "beat", "--loglevel", "INFO"],
         }
         procs = {name: subprocess.Popen(cmd, env=os.environ.copy()) for name, cmd in commands.items()}
         self.stdout.write(
             self.style.SUCCESS(
-                f"genius is at http://{options['host']}:{options['port']}/ with a worker and beat "
+                f"genius is at http://{options['host']}:{options['port']}/ with workers and beat "
                 "(the sweep closes due rounds every few seconds). Ctrl-C stops everything."
             )
         )

@@ -1,0 +1,175 @@
+"""A live stack of the fault suite's own: a redis-server on a port of its own, gunicorn and a Celery worker
+(with beat) against the tests' database, each started and stopped here, never the machine's shared ones.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(check, what: str, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except Exception:
+            pass
+        time.sleep(0.1)
+    raise AssertionError(f"{what} did not happen within {seconds} s")
+
+
+@dataclass
+class OwnRedis:
+    """A redis-server of the suite's own, which it may stop, start, hang and wake."""
+
+    workdir: Path
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.workdir),
+            ],
+            stdout=subprocess.DEVNULL,
+        )
+        wait_until(self.answers, f"redis-server on port {self.port} answering")
+
+    def answers(self) -> bool:
+        import redis
+
+        return redis.Redis(port=self.port, socket_connect_timeout=0.2, socket_timeout=0.2).ping()
+
+    def stop(self) -> None:
+        """Gone, with its keys (a restart of a Redis without persistence)."""
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGCONT)
+            self.proc.terminate()
+            self.proc.wait(10)
+            self.proc = None
+
+    def hang(self) -> None:
+        """Still there, keys kept, answering nothing (a stopped process, a cut network)."""
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def wake(self) -> None:
+        self.proc.send_signal(signal.SIGCONT)
+
+    def keys(self, pattern: str) -> list[bytes]:
+        import redis
+
+        return redis.Redis(port=self.port).keys(pattern)
+
+
+@dataclass
+class Stack:
+    """gunicorn and a Celery worker with beat, on the tests' database and the suite's Redis."""
+
+    redis: OwnRedis
+    database_url: str
+    logdir: Path
+    port: int = field(default_factory=free_port)
+    procs: list = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict:
+        return {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tests.faults.settings",
+            "DJANGO_DEBUG": "0",
+            "DATABASE_URL": self.database_url,
+            "REDIS_URL": self.redis.url,
+            "CELERY_BROKER_URL": self.redis.url,
+            "GENIUS_PAGE_CACHE": "1",
+            "GENIUS_SWEEP_SECONDS": "1",
+            "GENIUS_RESEND_SECONDS": "1",
+            "GENIUS_GAME_MODULES": "tests.toy_game",
+            "GENIUS_VAR_DIR": str(self.logdir),
+            "GUNICORN_WORKERS": "2",
+            "PYTHONUNBUFFERED": "1",
+        }
+
+    def start(self) -> None:
+        web_log = open(self.logdir / "web.log", "w")  # noqa: SIM115 - closed with the process
+        worker_log = open(self.logdir / "worker.log", "w")  # noqa: SIM115
+        self.procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "gunicorn", "genius.wsgi", "-b", f"127.0.0.1:{self.port}"],
+                cwd=ROOT,
+                env=self.env(),
+                stdout=web_log,
+                stderr=subprocess.STDOUT,
+            ),
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "genius",
+                    "worker",
+                    "-B",
+                    "-Q",
+                    "celery,deadlines",
+                    "--pool",
+                    "solo",
+                    "--loglevel",
+                    "INFO",
+                    "-s",
+                    str(self.logdir / "beat-schedule"),
+                ],
+                cwd=ROOT,
+                env=self.env(),
+                stdout=worker_log,
+                stderr=subprocess.STDOUT,
+            ),
+        ]
+        wait_until(lambda: requests.get(f"{self.url}/livez/", timeout=2).ok, "gunicorn answering")
+
+    def stop(self) -> None:
+        for proc in self.procs:
+            proc.terminate()
+        for proc in self.procs:
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+    def log(self, name: str) -> str:
+        return (self.logdir / f"{name}.log").read_text()
