@@ -71,7 +71,8 @@ class CardsTable(GameType):
         board_set = BoardSet.objects.filter(game=game).first()
         if board_set is None:
             return ["the three boards are missing: enter them in the admin or generate them from the seed"]
-        return ["boards: " + v["message"] for v in board_set.violations()]
+        summary = board_set.summary()
+        return [f"the boards are a draft: {summary}"] if summary else []
 
     def hidden_data(self, game) -> dict:
         if game.state:
