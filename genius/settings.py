@@ -194,6 +194,15 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "control_folder": str(_queue / "control"),
         "store_processed": False,
     }
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A Redis that hangs must not hang a request that queues work after its commit (issue 18.1): the
+    # publish gives up, and the task is kept in the database to send again (games/platform/enqueue.py).
+    CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_connect_timeout", 2)
+    CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_timeout", 5)
+# After the broker refused, a process keeps work in the database for this many seconds without asking it;
+# beat sends what was kept every GENIUS_RESEND_SECONDS.
+GENIUS_BROKER_RETRY_SECONDS = float(os.environ.get("GENIUS_BROKER_RETRY_SECONDS", "1"))
+GENIUS_RESEND_SECONDS = float(os.environ.get("GENIUS_RESEND_SECONDS", "10"))
 CELERY_TASK_IGNORE_RESULT = True
 # A task is acknowledged after it ran, and given back to the queue when its worker process dies: a worker
 # killed mid-task loses nothing (the notifications are idempotent, the deadlines re-checked under locks).

@@ -36,6 +36,14 @@ RULINGS = {
         "You can use 2 garnets to purchase a horse card of your choice. Each additional purchase costs twice "
         "as much as the previous one."
     ),
+    "only_two_tols_with_tied_seconds": (
+        "If there is a sole winner and a tie for second place, only two ToLs are given out; the sole winner "
+        "chooses which of the tied players wins the other ToL."
+    ),
+    "chosen_second_votes": (
+        "the sole winner chooses which of the tied players wins the other ToL ... ties broken by a plurality "
+        "vote among those who won a ToL in the Main Match (being given a ToL does not count as winning it)."
+    ),
     "round10_utility_cap": (
         "You will gain n² points for each card you use ... capped at 20 points per card type."
     ),
@@ -69,15 +77,13 @@ DESCRIBED = [
     _rule(
         "only_two_tols_with_tied_seconds",
         SWITCH,
-        '"If there is a sole winner and a tie for second place, only two ToLs are given out; the sole '
-        'winner chooses which of the tied players wins the other ToL." On: the winner wins one ToL and the '
-        "chosen player the other (two in all). Off: the winner keeps two (three in all).",
+        "A sole winner with tied seconds wins one ToL and gives the other (two in all); off, the winner "
+        "keeps two and gives a third.",
     ),
     _rule(
         "chosen_second_votes",
         SWITCH,
-        "The tied second the winner chooses also votes on a tied Elimination Candidate (off: being given "
-        "a ToL does not count as winning it).",
+        "The tied second the winner gives a ToL to also votes on a tied Elimination Candidate.",
     ),
 ]
 

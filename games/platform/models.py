@@ -465,3 +465,23 @@ class DeathMatchPick(models.Model):
 
     def __str__(self) -> str:
         return f"Death Match pick of {self.main_match}"
+
+
+class PendingTask(models.Model):
+    """Work a commit queued that the broker did not take (Redis away), re-sent by `resend_pending` until sent.
+
+    A stored write is answered as stored whatever the broker does (issue 18.1); what it owes the outside (an
+    email, a webhook, an early resolution) waits here instead of being lost.
+    """
+
+    name = models.CharField(max_length=100)
+    args = models.JSONField(default=list)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name}{tuple(self.args)}"

@@ -9,6 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
+from . import enqueue
 from .errors import Busy
 from .models import Event, Game, Round, Webhook
 from .services import notify
@@ -24,6 +25,12 @@ log = logging.getLogger(__name__)
 def sweep() -> dict:
     """Queue one task per due round and clock (the `deadlines` queue, earliest deadline first)."""
     return run_sweep()
+
+
+@shared_task(name="games.platform.tasks.resend_pending")
+def resend_pending() -> int:
+    """What the broker did not take when a commit queued it (Redis away), sent now that it answers."""
+    return enqueue.resend_pending()
 
 
 @shared_task(name="games.platform.tasks.resolve_round")

@@ -119,3 +119,32 @@ def test_hosts_see_only_the_boards_of_their_own_games(season, hank, make_user, a
     assert other.get(reverse("admin:cards_table_boardset_change", args=[board_set.pk])).status_code == 302
     assert as_host(hank).get(reverse("admin:cards_table_boardset_changelist")).context["cl"].result_count == 1
     assert game.status == Game.Status.DRAFT
+
+
+def test_a_host_creating_the_game_is_shown_the_repeated_actions_ruling_and_can_choose_the_other_reading(
+    season, hank
+):
+    from games.cards_table.settings import rules_settings
+    from tests.platform.admin_support import game_form
+
+    host = as_host(hank)
+    added = host.post(
+        reverse("admin:platform_game_add"),
+        {"season": season.id, "game_type": "cards_table", "name": "Cards MM", "seed": 5, "hosts": [hank.id]},
+        follow=True,
+    )
+    game = Game.objects.get(name="Cards MM")
+    page = added.content.decode()
+    assert added.redirect_chain[-1][0] == reverse("admin:platform_game_change", args=[game.id])
+    assert 'name="set__rules__allow_repeated_actions"' in page
+    assert "A player may declare an action already used in an earlier round." in page
+    assert "<q>Players must do each of these actions once across the 3 rounds</q>" in page
+    assert not rules_settings(game.settings, players=10).allow_repeated_actions  # the ruling's reading
+
+    chosen = host.post(
+        reverse("admin:platform_game_change", args=[game.id]),
+        game_form(host, game, set__rules__allow_repeated_actions="on"),
+    )
+    assert chosen.status_code == 302, chosen.content.decode()[:3000]
+    game.refresh_from_db()
+    assert game.settings["rules"]["allow_repeated_actions"] is True

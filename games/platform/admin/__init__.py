@@ -281,7 +281,11 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
     def get_fieldsets(self, request, obj=None):
         game = ["season", "game_type", "name", "public", "seed", "hosts", "seat_players"]
         if obj is None:
-            return [(None, {"fields": game})]
+            words = (
+                "Saving opens the game's page, with every setting of its type (each ruling with the sentence "
+                "of the rules it reads), the hidden data and the seats."
+            )
+            return [(None, {"fields": game, "description": words})]
         kind, described = self._described(obj)
         names = [settings_form.field_name(s) for s in described]
         if kind is None or not described or settings_form.undescribed(obj.settings or {}, described):
