@@ -11,6 +11,7 @@ from games.platform.models import TurnClock
 from games.platform.registry import MAIN_MATCH, GameType, Outcome, Pending
 
 from . import rules
+from .describe import describe
 from .hidden import deal_problems, hidden_data
 from .models import Deal
 from .names import usernames
@@ -109,6 +110,9 @@ class ArmsRace(GameType):
         if clock is None:
             return seconds
         return max((clock.deadline - timezone.now()).total_seconds(), 0.0)
+
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
 
     def apply_action(self, game, seat, payload: dict) -> Outcome:
         if not isinstance(payload, dict):

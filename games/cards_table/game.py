@@ -11,6 +11,7 @@ from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
 from .decisions import ROUND_OF_LOSER_CHOICE
+from .describe import describe, heat_verdicts
 from .forms import LoserChoiceForm, RoundForm, payload_to_initial
 from .hidden import boards_from_seed, codes_of, codes_problem, indicator_of, overrides_problem
 from .models import BoardSet
@@ -224,6 +225,12 @@ class CardsTable(GameType):
         return Outcome(
             state=dump(state), events=with_names(game, events), finished=state.phase is Phase.ENDED
         )
+
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
+
+    def verdicts(self, game):
+        return heat_verdicts(game)
 
     # -- during the window ------------------------------------------------------------------------------
     def operations(self) -> dict:

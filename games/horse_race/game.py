@@ -9,6 +9,7 @@ from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
 from .decisions import LAST_DECISION_ROUND
+from .describe import describe
 from .forms import DecisionForm, RoundForm, payload_to_initial
 from .hidden import movement_from_seed
 from .models import MovementTable
@@ -125,6 +126,9 @@ class HorseRace(GameType):
         if state.over:
             expire_offers(game)
         return Outcome(state=dump(state), events=with_names(game, events))
+
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
 
     # -- between the rounds -----------------------------------------------------------------------------
     def operations(self) -> dict:

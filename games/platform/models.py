@@ -418,6 +418,22 @@ class NotificationPreference(models.Model):
         return f"Emails {self.user} wants"
 
 
+class NotificationSent(models.Model):
+    """One email sent, under a key naming what it was about and to whom (`results:<round>:<user>`): a
+    notification task run again (redelivered after a killed worker, retried after a database error) sends
+    only what it had not sent."""
+
+    key = models.CharField(max_length=120, unique=True)
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "notification sent"
+        verbose_name_plural = "notifications sent"
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class DeathMatchPick(models.Model):
     """From a Main Match to its Death Match: the Elimination Candidate picks an opponent before a deadline."""
 
@@ -449,3 +465,23 @@ class DeathMatchPick(models.Model):
 
     def __str__(self) -> str:
         return f"Death Match pick of {self.main_match}"
+
+
+class PendingTask(models.Model):
+    """Work a commit queued that the broker did not take (Redis away), re-sent by `resend_pending` until sent.
+
+    A stored write is answered as stored whatever the broker does (issue 18.1); what it owes the outside (an
+    email, a webhook, an early resolution) waits here instead of being lost.
+    """
+
+    name = models.CharField(max_length=100)
+    args = models.JSONField(default=list)
+    queued_at = models.DateTimeField(auto_now_add=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.name}{tuple(self.args)}"

@@ -31,9 +31,10 @@ from ..models import (
 from ..services import games as game_services
 from ..services import rounds
 from ..services.audit import audit
-from ..services.events import announcement_post, bump_version
+from ..services.events import bump_version
 from ..services.ledger import hidden_moves, secret_from
 from . import settings_form
+from .console import HostConsole
 
 
 class HostScoped:
@@ -180,12 +181,6 @@ class GameAdminForm(forms.ModelForm):
     seat_players = forms.CharField(
         required=False, help_text="Usernames to seat, separated by commas or spaces."
     )
-    announce = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Post a public announcement."
-    )
-    announce_as = forms.ChoiceField(
-        choices=[c for c in Event.Category.choices if c[0] != "result"], required=False, initial="general"
-    )
 
     described: list = []  # the game type's described settings (set by GameAdmin.get_form)
 
@@ -238,7 +233,7 @@ class GameAdminForm(forms.ModelForm):
 
 
 @admin.register(Game)
-class GameAdmin(HostScoped, admin.ModelAdmin):
+class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
     form = GameAdminForm
     game_path = "id"
     list_display = ("name", "game_type", "season", "status", "paused_at", "version")
@@ -293,7 +288,6 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
         readonly = ["status", "started_at", "finished_at", "paused_at", "hidden_state"]
         return [
             (None, {"fields": game}),
-            ("Announce", {"fields": ["announce", "announce_as"]}),
             ("Settings", {"fields": names, "description": "Each setting of this game type."}),
             ("The game as it runs", {"fields": readonly, "classes": ["collapse"]}),
         ]
@@ -343,14 +337,6 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
         names = [n for n in form.cleaned_data.get("seat_players", "").replace(",", " ").split() if n]
         if names:
             seat_by_name(request, obj, names)
-        if form.cleaned_data.get("announce"):
-            announcement_post(
-                game=obj,
-                text=form.cleaned_data["announce"],
-                category=form.cleaned_data.get("announce_as") or "general",
-                actor=request.user,
-            )
-            audit(action="announce", actor=request.user, game=obj)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
