@@ -88,6 +88,7 @@ class DealForm(forms.ModelForm):
 
 @admin.register(Deal)
 class DealAdmin(HostScoped, admin.ModelAdmin):
+    game_type = "arms_race"  # the console links a game's page to its deal
     form = DealForm
     list_display = ("game", "seats_dealt", "draft", "updated_at")
 

@@ -219,7 +219,8 @@ class CardsTable(GameType):
             raise NotReady(
                 f"Round {round.number} cannot close yet: the heat indicator guess of "
                 + ", ".join(f"{names[s]} (seat {s + 1})" for s in waiting)
-                + " waits for a host's verdict. Judge it on the game page; the round then resolves."
+                + " waits for a host's verdict. Judge it on the game page or its admin page; the round then "
+                + "resolves."
             )
         state, events = resolve_round(state)
         events = points_for_the_ledger(events)

@@ -97,10 +97,11 @@ def notify_round_resolved(round_id: int) -> int:
 
 
 @notification("send_reminder")
-def send_reminder(round_id: int, user_ids: list[int]) -> int:
+def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
+    """`key`: what the emails are sent once under (the sweep's: the round's; each host reminder its own)."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
     return notify.send(
-        f"reminder:{rnd.pk}",
+        key or f"reminder:{rnd.pk}",
         notify.wanting(user_ids, "reminder"),
         f"{rnd.game.name}: Round {rnd.number} closes soon",
         f"You have not submitted for Round {rnd.number} yet. "
