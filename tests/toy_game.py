@@ -113,6 +113,10 @@ class Tally(GameType):
         }
         return Outcome(state=state, events=events)
 
+    def describe_submission(self, game, payload):
+        note = f", note “{payload['secret_note']}”" if payload.get("secret_note") else ""
+        return f"picks {payload.get('number')}{note}"
+
     def elimination_candidate(self, game):
         totals = game.state["totals"]
         return min(range(len(totals)), key=lambda seat: (totals[seat], seat))
@@ -219,6 +223,9 @@ class TallyDuel(GameType):
             events=[Announce(f"Seat {seat_number + 1} ran out of time and loses.")],
             finished=True,
         )
+
+    def describe_submission(self, game, payload):
+        return f"says {payload.get('say')}{' and asks' if payload.get('ask') else ''}"
 
     def match_loser(self, game):
         return game.state.get("loser")

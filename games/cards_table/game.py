@@ -11,6 +11,7 @@ from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
 from .decisions import ROUND_OF_LOSER_CHOICE
+from .describe import describe, heat_verdicts
 from .forms import LoserChoiceForm, RoundForm, payload_to_initial
 from .hidden import boards_from_seed, codes_of, codes_problem, indicator_of, overrides_problem
 from .models import BoardSet
@@ -70,7 +71,8 @@ class CardsTable(GameType):
         board_set = BoardSet.objects.filter(game=game).first()
         if board_set is None:
             return ["the three boards are missing: enter them in the admin or generate them from the seed"]
-        return ["boards: " + v["message"] for v in board_set.violations()]
+        summary = board_set.summary()
+        return [f"the boards are a draft: {summary}"] if summary else []
 
     def hidden_data(self, game) -> dict:
         if game.state:
@@ -224,6 +226,12 @@ class CardsTable(GameType):
         return Outcome(
             state=dump(state), events=with_names(game, events), finished=state.phase is Phase.ENDED
         )
+
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
+
+    def verdicts(self, game):
+        return heat_verdicts(game)
 
     # -- during the window ------------------------------------------------------------------------------
     def operations(self) -> dict:

@@ -112,9 +112,14 @@ def judge_heat(game: Game, viewer, payload: dict) -> Outcome:
 
 
 def _resolve_if_waiting(game: Game, rnd: Round, host) -> None:
-    """The close waited for this last verdict (the round is overdue, or failed): resolve it once committed."""
+    """The close waited for this last verdict: resolve the round as soon as the verdict is committed.
+
+    It waited when the round is overdue, or failed, or when it was asked to close early (a host's "resolve
+    now", or every player final) and answered that it waits: `last_error` then says for what. Such a round
+    closes now, early, as it was asked to; one whose window simply runs on closes at its deadline.
+    """
+    round_id = rnd.pk
     if rnd.status == Round.Status.FAILED:
-        round_id = rnd.pk
 
         def retry_then_resolve():
             round_retry(game=game, actor=host)
@@ -122,7 +127,9 @@ def _resolve_if_waiting(game: Game, rnd: Round, host) -> None:
 
         transaction.on_commit(retry_then_resolve)
     elif rnd.closes_at <= timezone.now():
-        transaction.on_commit(lambda: round_resolve(round_id=rnd.pk))
+        transaction.on_commit(lambda: round_resolve(round_id=round_id))
+    elif rnd.last_error:
+        transaction.on_commit(lambda: round_resolve(round_id=round_id, early=True, actor=host))
 
 
 OPERATIONS = {"flip": flip, "declare": declare, "peek": peek, "judge_heat": judge_heat}

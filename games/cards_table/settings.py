@@ -23,7 +23,11 @@ DESCRIBED = [
         }
     ),
     Setting(
-        "rules.diagonal_adjacency", SWITCH, _RULES.diagonal_adjacency, "Adjacent cards include diagonals."
+        "rules.diagonal_adjacency",
+        SWITCH,
+        _RULES.diagonal_adjacency,
+        "Adjacent cards include diagonals.",
+        ruling="If 2 adjacent cards on a board have the same number, they will have different colours.",
     ),
     Setting(
         "rules.crowd_size",
@@ -31,6 +35,10 @@ DESCRIBED = [
         _RULES.crowd_size,
         "A scoring card loses 1 point for every this many players scoring with it.",
         least=1,
+        ruling=(
+            "For every 3 players who select the same scoring card, the scoring card will be worth 1 less "
+            "point"
+        ),
     ),
     Setting(
         "rules.denied_after_crowd",
@@ -43,24 +51,34 @@ DESCRIBED = [
         SWITCH,
         _RULES.escalating_extra_flips,
         "Each flip after the third costs one more than the last (-3, -4 ...) instead of -1.",
+        ruling=(
+            "You will receive a penalty of -2 points if you do this command 3 times in a single round, with "
+            "an additional -1 point for every further card turned over"
+        ),
     ),
     Setting(
         "rules.allow_repeated_actions",
         SWITCH,
         _RULES.allow_repeated_actions,
         "A player may declare an action already used in an earlier round.",
+        ruling="Players must do each of these actions once across the 3 rounds",
     ),
     Setting(
         "rules.top_bonus_needs_both",
         SWITCH,
         _RULES.top_bonus_needs_both,
         "Round 3's top bonus only if nobody guessed right in both rounds.",
+        ruling=(
+            "if a player is in the primary list for both rounds 1 and round 2 and in either round 1 or round "
+            "2 no player earnt points by guessing correctly ... they will earn 1 point at the end of round 3"
+        ),
     ),
     Setting(
         "rules.unique_every_round",
         SWITCH,
         _RULES.unique_every_round,
         '"Unique for all 3 rounds" means unique in each round (off: not matched in all three).',
+        ruling="If no other player selects the same scoring card as you for all 3 rounds, you earn 1 point",
     ),
     Setting(
         "rules.board_guess_threshold",

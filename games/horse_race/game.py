@@ -9,6 +9,7 @@ from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
 from .decisions import LAST_DECISION_ROUND
+from .describe import describe
 from .forms import DecisionForm, RoundForm, payload_to_initial
 from .hidden import movement_from_seed
 from .models import MovementTable
@@ -45,7 +46,8 @@ class HorseRace(GameType):
         table = MovementTable.objects.filter(game=game).first()
         if table is None:
             return ["the movement table is missing: enter it in the admin or generate it from the seed"]
-        return ["movement table: " + p for p in table.problems()]
+        summary = table.summary()
+        return [f"the movement table is a draft: {summary}"] if summary else []
 
     def hidden_data(self, game) -> dict:
         table = MovementTable.objects.filter(game=game).first()
@@ -125,6 +127,9 @@ class HorseRace(GameType):
         if state.over:
             expire_offers(game)
         return Outcome(state=dump(state), events=with_names(game, events))
+
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
 
     # -- between the rounds -----------------------------------------------------------------------------
     def operations(self) -> dict:

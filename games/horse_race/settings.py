@@ -14,7 +14,40 @@ _RULES = Settings()
 
 
 def _rule(name: str, kind: str, words: str, **bounds) -> Setting:
-    return Setting(f"rules.{name}", kind, getattr(_RULES, name), words, **bounds)
+    return Setting(
+        f"rules.{name}", kind, getattr(_RULES, name), words, ruling=RULINGS.get(name, ""), **bounds
+    )
+
+
+# The sentence of the rules each ruling reads (docs/rulings/horse_race.md), shown beside its setting.
+RULINGS = {
+    "round0_spectating": "For Round 0, you have 48 hours to submit; you only need to submit for the ability.",
+    "final_spectate_scored": (
+        "At the beginning of the next round, they will learn which horses, if any, are on that space."
+    ),
+    "round9_chips_raise_limit": (
+        "You will gain 1 chip for every card you use; these chips can be used to bet in the current round."
+    ),
+    "limit_counts_voided_bets": (
+        "Betting an invalid number of chips will result in your entire submission being invalidated, while "
+        "an invalid bet on an individual horse will result in the bet for that horse being invalidated"
+    ),
+    "first_purchase_cost": (
+        "You can use 2 garnets to purchase a horse card of your choice. Each additional purchase costs twice "
+        "as much as the previous one."
+    ),
+    "only_two_tols_with_tied_seconds": (
+        "If there is a sole winner and a tie for second place, only two ToLs are given out; the sole winner "
+        "chooses which of the tied players wins the other ToL."
+    ),
+    "chosen_second_votes": (
+        "the sole winner chooses which of the tied players wins the other ToL ... ties broken by a plurality "
+        "vote among those who won a ToL in the Main Match (being given a ToL does not count as winning it)."
+    ),
+    "round10_utility_cap": (
+        "You will gain n² points for each card you use ... capped at 20 points per card type."
+    ),
+}
 
 
 # Every setting a host may change; the rules' numbers and switches live under "rules"
@@ -41,6 +74,17 @@ DESCRIBED = [
     _rule("standings_keep_finish_order", SWITCH, "Finished horses keep their race placement in the Clue."),
     _rule("limit_counts_voided_bets", SWITCH, "The bet limit counts voided bets too."),
     _rule("unmade_choice_drawn", SWITCH, "A winner's unmade choice among tied seconds is drawn at random."),
+    _rule(
+        "only_two_tols_with_tied_seconds",
+        SWITCH,
+        "A sole winner with tied seconds wins one ToL and gives the other (two in all); off, the winner "
+        "keeps two and gives a third.",
+    ),
+    _rule(
+        "chosen_second_votes",
+        SWITCH,
+        "The tied second the winner gives a ToL to also votes on a tied Elimination Candidate.",
+    ),
 ]
 
 

@@ -6,6 +6,7 @@ from games.platform.kit import Announce, Ledger
 from games.platform.registry import DEATH_MATCH, GameType, Outcome, Pending
 
 from . import rules
+from .describe import describe
 from .names import player, usernames
 from .observation import observe
 from .perturb import hidden_perturb
@@ -81,6 +82,9 @@ class MiddleMarathon(GameType):
         label = f"choice {number}: {DECISION_WORDS[waiting['decision']]}"
         setting = "off_turn_decision_seconds" if waiting["off_turn"] else "interaction_seconds"
         return Pending(waiting["seat"], label, clock(game.settings, setting), turn_key)
+
+    def describe_submission(self, game, payload) -> str:
+        return describe(game, payload)
 
     def apply_action(self, game, seat, payload: dict) -> Outcome:
         state, events = rules.apply(load(game), seat.number, payload)

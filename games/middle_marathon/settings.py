@@ -52,6 +52,7 @@ DESCRIBED = [
         0,
         'Who goes first: 0 (Blue), 1 (Red) or "random" (drawn from the seed).',
         choices=FIRST_PLAYER_CHOICES,
+        ruling="The DMO, MarcerMercer, will choose which player goes first.",
     ),
     *[Setting(name, NUMBER, getattr(_RULES, name), _WORDS[name], above=0) for name in CLOCKS],
     *[Setting(name, SWITCH, getattr(_RULES, name), _WORDS[name]) for name in RULINGS],

@@ -40,6 +40,22 @@ class Pending:
 
 
 @dataclass
+class Verdict:
+    """A host's verdict that a round waits for (or that was given), judged from the host's console.
+
+    `answers` maps each button's words ("Right", "Wrong") to the payload of the game's `operation` that gives
+    that verdict; the console runs the operation as the host, so the game checks it as it always does.
+    """
+
+    seat_number: int
+    player: str
+    question: str  # what is judged, in the game's words: 'Heat indicator guess: "black is hotter"'
+    operation: str
+    answers: dict[str, dict]
+    given: str | None = None  # the answer already given, or None while the round waits for it
+
+
+@dataclass
 class Outcome:
     """What a resolution or an action did: the new rules state, its events, and whether the game is over."""
 
@@ -125,6 +141,16 @@ class GameType:
 
     def resolve_round(self, game: Game, round: Round, submissions: dict[int, dict]) -> Outcome:
         return Outcome(state=game.state)
+
+    def describe_submission(self, game: Game, payload: dict) -> str:
+        """One saved submission (a turns game: one move) in the game's own words, for the hosts' console:
+        "Clue with A×2; spectate 4; bets D:3", never JSON. Only a game's hosts read it."""
+        raise NotImplementedError(f"{self.slug} does not say how to describe a submission")
+
+    def verdicts(self, game: Game) -> list[Verdict]:
+        """The hosts' verdicts this round needs (given or not): the console lists those still waiting, with
+        a button per answer. A round that waits for one raises NotReady from `resolve_round`."""
+        return []
 
     # -- turns --------------------------------------------------------------------------------------------
     def pending(self, game: Game) -> Pending | None:

@@ -21,6 +21,7 @@ CHOICE = "choice"  # one of `choices`
 WHOLES = "wholes"  # a list of whole numbers, `length` long when given
 
 _MISSING = object()
+MISSING = _MISSING  # what `Setting.value_in` answers for a setting that is absent
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,9 @@ class Setting:
     most: float | None = None
     choices: tuple = ()
     length: int | None = None
+    # For a ruling that is a setting: the sentence of the rules it reads (quoted from docs/rulings), shown to
+    # the host beside the setting so they know which reading they choose.
+    ruling: str = ""
 
     @property
     def name(self) -> str:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import logging
+import random
 
 from celery import shared_task
+from django.conf import settings
+from django.db import DatabaseError
 
+from . import enqueue
 from .errors import Busy
 from .models import Event, Game, Round, Webhook
 from .services import notify
@@ -23,6 +27,12 @@ def sweep() -> dict:
     return run_sweep()
 
 
+@shared_task(name="games.platform.tasks.resend_pending")
+def resend_pending() -> int:
+    """What the broker did not take when a commit queued it (Redis away), sent now that it answers."""
+    return enqueue.resend_pending()
+
+
 @shared_task(name="games.platform.tasks.resolve_round")
 def resolve_round(round_id: int, early: bool = False) -> str:
     return round_resolve(round_id=round_id, early=early)
@@ -37,13 +47,40 @@ def expire_clock(game_id: int, generation: int) -> bool:
         return False
 
 
-@shared_task(name="games.platform.tasks.notify_round_resolved")
+# Notifications: idempotent (each email once, services/notify.py), so a task that met a database or mail
+# server error runs again after a backoff, and one a killed worker left half done is delivered again.
+NOTIFY_RETRY = (DatabaseError, OSError)  # smtplib's errors are OSErrors
+
+
+def notification(name: str):
+    def register(send):
+        @shared_task(name=f"games.platform.tasks.{name}", bind=True, max_retries=8)
+        def run(self, *args):
+            try:
+                return send(*args)
+            except NOTIFY_RETRY as exc:
+                wait = backoff(
+                    self.request.retries,
+                    settings.GENIUS_NOTIFY_RETRY_SECONDS,
+                    settings.GENIUS_NOTIFY_RETRY_MAX_SECONDS,
+                )
+                log.warning("%s%s failed (%s); again in %.0f s", name, args, exc, wait)
+                raise self.retry(exc=exc, countdown=wait) from exc
+
+        run.__doc__ = send.__doc__
+        return run
+
+    return register
+
+
+@notification("notify_round_resolved")
 def notify_round_resolved(round_id: int) -> int:
     """Results are in the inboxes; and, unless the game ended, the next round is open."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
     game = rnd.game
     users = list(game.seats.values_list("user_id", flat=True))
     sent = notify.send(
+        f"results:{rnd.pk}",
         notify.wanting(users, "results"),
         f"{game.name}: Round {rnd.number} is resolved",
         "The results are in your inbox on the game page.",
@@ -51,6 +88,7 @@ def notify_round_resolved(round_id: int) -> int:
     nxt = game.rounds.filter(number=rnd.number + 1).first()
     if nxt is not None:
         sent += notify.send(
+            f"round_opened:{nxt.pk}",
             notify.wanting(users, "round_opened"),
             f"{game.name}: Round {nxt.number} is open",
             f"Round {nxt.number} closes at {nxt.closes_at:%Y-%m-%d %H:%M} UTC.",
@@ -58,10 +96,11 @@ def notify_round_resolved(round_id: int) -> int:
     return sent
 
 
-@shared_task(name="games.platform.tasks.send_reminder")
+@notification("send_reminder")
 def send_reminder(round_id: int, user_ids: list[int]) -> int:
     rnd = Round.objects.select_related("game").get(pk=round_id)
     return notify.send(
+        f"reminder:{rnd.pk}",
         notify.wanting(user_ids, "reminder"),
         f"{rnd.game.name}: Round {rnd.number} closes soon",
         f"You have not submitted for Round {rnd.number} yet. "
@@ -69,27 +108,30 @@ def send_reminder(round_id: int, user_ids: list[int]) -> int:
     )
 
 
-@shared_task(name="games.platform.tasks.notify_your_turn")
-def notify_your_turn(game_id: int, user_id: int, kind: str) -> int:
+@notification("notify_your_turn")
+def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> int:
+    """`generation`: the clock's, for this turn or decision (each one is notified once)."""
     game = Game.objects.get(pk=game_id)
     what = "your turn" if kind == "turn" else f"your decision ({kind})"
     return notify.send(
+        f"your_turn:{game_id}:{generation}",
         notify.wanting([user_id], "your_turn"),
         f"{game.name}: {what}",
         "The clock is running on the game page.",
     )
 
 
-@shared_task(
-    name="games.platform.tasks.deliver_webhook",
-    bind=True,
-    max_retries=6,
-    retry_backoff=True,
-    retry_backoff_max=600,
-    retry_jitter=True,
-)
+def backoff(retries: int, first: float, cap: float) -> float:
+    """Seconds before the next try: doubling from `first`, at most `cap`, and a random half of it off, so
+    the deliveries that failed together (a receiver down) do not all come back at the same moment."""
+    ceiling = min(cap, first * 2**retries)
+    return random.uniform(ceiling / 2, ceiling)
+
+
+@shared_task(name="games.platform.tasks.deliver_webhook", bind=True, max_retries=6)
 def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
-    """Post one announcement to one webhook; a failure is retried with exponential backoff."""
+    """Post one announcement to one webhook; a failure is retried with exponential backoff and jitter
+    (GENIUS_WEBHOOK_RETRY_SECONDS doubling, at most GENIUS_WEBHOOK_RETRY_MAX_SECONDS; six retries)."""
     webhook = Webhook.objects.filter(pk=webhook_id, active=True).first()
     event = Event.objects.select_related("game__season").filter(pk=event_id).first()
     if webhook is None or event is None:
@@ -101,4 +143,9 @@ def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
         log.warning("webhook %s refused: %s", webhook_id, exc)
         return 0
     except DeliveryFailed as exc:
-        raise self.retry(exc=exc) from exc
+        wait = backoff(
+            self.request.retries,
+            settings.GENIUS_WEBHOOK_RETRY_SECONDS,
+            settings.GENIUS_WEBHOOK_RETRY_MAX_SECONDS,
+        )
+        raise self.retry(exc=exc, countdown=wait) from exc

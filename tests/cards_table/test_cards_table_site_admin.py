@@ -62,10 +62,14 @@ def test_a_draft_with_violations_is_kept_but_the_start_is_refused_until_fixed(dr
     boards = codes()
     boards[1][6] = ""  # one card of Round 2 missing
     saved = as_host(hank).post(
-        reverse("admin:cards_table_boardset_add"), form_data(draft, boards, keep_draft="on")
+        reverse("admin:cards_table_boardset_add"), form_data(draft, boards), follow=True
     )
-    assert saved.status_code == 200 and BoardSet.objects.filter(game=draft).exists() is False
-    assert "Missing: type e.g. 2R." in saved.context["adminform"].form.errors[cell_field(2, 2, 2)]
+    assert "Saved as a draft: 1 card missing." in saved.content.decode()
+    assert (
+        start(draft, hank).json()["detail"]
+        == "The hidden data is not ready: the boards are a draft: 1 card missing"
+    )
+    BoardSet.objects.filter(game=draft).delete()
     boards = codes()
     boards[2][0], boards[2][1] = boards[2][1], boards[2][0]  # swapped: every count still right, rules broken
     saved = as_host(hank).post(
@@ -76,7 +80,8 @@ def test_a_draft_with_violations_is_kept_but_the_start_is_refused_until_fixed(dr
     assert board_set.violations()
     refused = start(draft, hank)
     assert refused.status_code == 400
-    assert refused.json()["detail"].startswith("The hidden data is not ready: boards: ")
+    assert refused.json()["detail"].startswith("The hidden data is not ready: the boards are a draft: ")
+    assert "broken in Round 3, row 1" in refused.json()["detail"]
     page = as_host(hank).get(reverse("admin:cards_table_boardset_change", args=[board_set.pk]))
     assert board_set.violations()[0]["message"] in page.content.decode()
 
@@ -119,3 +124,32 @@ def test_hosts_see_only_the_boards_of_their_own_games(season, hank, make_user, a
     assert other.get(reverse("admin:cards_table_boardset_change", args=[board_set.pk])).status_code == 302
     assert as_host(hank).get(reverse("admin:cards_table_boardset_changelist")).context["cl"].result_count == 1
     assert game.status == Game.Status.DRAFT
+
+
+def test_a_host_creating_the_game_is_shown_the_repeated_actions_ruling_and_can_choose_the_other_reading(
+    season, hank
+):
+    from games.cards_table.settings import rules_settings
+    from tests.platform.admin_support import game_form
+
+    host = as_host(hank)
+    added = host.post(
+        reverse("admin:platform_game_add"),
+        {"season": season.id, "game_type": "cards_table", "name": "Cards MM", "seed": 5, "hosts": [hank.id]},
+        follow=True,
+    )
+    game = Game.objects.get(name="Cards MM")
+    page = added.content.decode()
+    assert added.redirect_chain[-1][0] == reverse("admin:platform_game_change", args=[game.id])
+    assert 'name="set__rules__allow_repeated_actions"' in page
+    assert "A player may declare an action already used in an earlier round." in page
+    assert "<q>Players must do each of these actions once across the 3 rounds</q>" in page
+    assert not rules_settings(game.settings, players=10).allow_repeated_actions  # the ruling's reading
+
+    chosen = host.post(
+        reverse("admin:platform_game_change", args=[game.id]),
+        game_form(host, game, set__rules__allow_repeated_actions="on"),
+    )
+    assert chosen.status_code == 302, chosen.content.decode()[:3000]
+    game.refresh_from_db()
+    assert game.settings["rules"]["allow_repeated_actions"] is True

@@ -117,6 +117,7 @@ class Stack:
             "CELERY_BROKER_URL": self.redis.url,
             "GENIUS_PAGE_CACHE": "1",
             "GENIUS_SWEEP_SECONDS": "1",
+            "GENIUS_RESEND_SECONDS": "1",
             "GENIUS_GAME_MODULES": "tests.toy_game",
             "GENIUS_VAR_DIR": str(self.logdir),
             "GUNICORN_WORKERS": "2",

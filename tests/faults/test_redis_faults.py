@@ -14,7 +14,7 @@ import pytest
 import requests
 from rest_framework.authtoken.models import Token
 
-from games.platform.models import Event, Game, Round, Submission
+from games.platform.models import Event, Game, PendingTask, Round, Submission
 from games.platform.services import games as game_services
 from tests.faults.stack import Stack, wait_until
 
@@ -117,6 +117,7 @@ def test_with_redis_stopped_every_page_renders_and_every_write_is_stored_and_ans
     moved = api(stack, tokens["alice"], f"games/{duel.id}/action/", {"payload": {"say": 2}})  # seat 1's turn
     assert moved.status_code == 200, moved.text
     assert Event.objects.filter(game=duel, text__contains="says 2").exists()
+    assert PendingTask.objects.filter(name="notify_your_turn").exists()  # the turn email, kept for later
     told = api(stack, tokens["hank"], f"games/{tally.id}/host/announce/", {"text": "Redis is away"})
     assert told.status_code == 201, told.text
     assert Event.objects.filter(game=tally, text="Redis is away").exists()
@@ -132,6 +133,7 @@ def test_with_redis_stopped_every_page_renders_and_every_write_is_stored_and_ans
     resolved = api(stack, tokens["hank"], f"games/{tally.id}/host/resolve/", {})
     assert resolved.status_code == 200, resolved.text
     assert Round.objects.get(game=tally, number=0).status == Round.Status.RESOLVED
+    wait_until(lambda: not PendingTask.objects.exists(), "beat sending what the broker had not taken")
     assert "Internal Server Error" not in stack.log("web")
 
 

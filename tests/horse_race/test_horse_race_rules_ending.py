@@ -63,9 +63,25 @@ def test_more_than_four_tied_for_first_no_tols():
     assert state.ending.elimination_candidate == 8
 
 
+def test_sole_winner_and_tied_seconds_only_two_tols_are_given_out():
+    # "only two ToLs are given out; the sole winner chooses which of the tied players wins the other ToL"
+    state, events = ended([50, 40, 40, 40, 20, 10, 9, 8, 7])
+    assert state.ending.tols_won == [1, 0, 0, 0, 0, 0, 0, 0, 0]
+    assert ledger(events, "tokens_of_life") == {(0, 1)}
+    state, events = submit_winner_choice(state, 0, 2)
+    assert ledger(events, "tokens_of_life") == {(2, 1)}
+    assert sum(state.ending.tols_won) + sum(state.ending.tols_given) == 2
+
+
+def test_sole_winner_keeps_two_with_tied_seconds_when_the_setting_says_three_are_given_out():
+    state, events = ended([50, 40, 40, 40, 20, 10, 9, 8, 7], only_two_tols_with_tied_seconds=False)
+    assert state.ending.tols_won == [2, 0, 0, 0, 0, 0, 0, 0, 0]
+    state, _ = submit_winner_choice(state, 0, 2)
+    assert sum(state.ending.tols_won) + sum(state.ending.tols_given) == 3
+
+
 def test_sole_winner_chooses_among_tied_seconds():
     state, _ = ended([50, 40, 40, 40, 20, 10, 9, 8, 7])
-    assert state.ending.tols_won == [2, 0, 0, 0, 0, 0, 0, 0, 0]
     assert pending_decisions(state) == [{"kind": "winner_choice", "seat": 0, "candidates": [1, 2, 3]}]
     with pytest.raises(RulesError) as error:
         submit_winner_choice(state, 1, 2)
@@ -117,6 +133,28 @@ def test_given_tol_does_not_count_as_winning_it():
     state, _ = submit_ec_vote(state, 0, 4)  # a given ToL does not stop a player being the EC
     state, _ = resolve_elimination(state, {0: 1}, random.Random(0))
     assert state.ending.elimination_candidate == 4
+
+
+def test_the_chosen_second_votes_on_the_ec_when_the_setting_reads_it_as_winning_the_tol():
+    state, events = ended([50, 40, 40, 20, 10, 9, 8, 5, 5], chosen_second_votes=True)
+    assert state.ending.ec_voters == [0]
+    opened = [e.text for e in events if isinstance(e, Announce) and "vote on the Elimination" in e.text]
+    assert opened == [
+        "seat 7 and seat 8 are tied for fewest points; seat 0 and the player the winner gives the other "
+        "Token of Life vote on the Elimination Candidate among them."
+    ]
+    state, _ = submit_winner_choice(state, 0, 2)
+    assert state.ending.ec_voters == [0, 2]
+    state, _ = submit_ec_vote(state, 0, 7)
+    state, _ = submit_ec_vote(state, 2, 8)
+    state, _ = resolve_elimination(state, {0: 1, 2: 5}, random.Random(0))
+    assert state.ending.elimination_candidate == 8  # 1-1, seat 2's garnets break the tie
+
+
+def test_a_seed_drawn_second_votes_too_when_the_chosen_second_votes():
+    state, _ = ended([50, 40, 40, 20, 10, 9, 8, 5, 5], chosen_second_votes=True)
+    drawn, _ = resolve_winner_choice(state, random.Random(3))
+    assert drawn.ending.ec_voters == sorted([0, drawn.ending.choice])
 
 
 def test_tied_vote_broken_by_the_voters_garnets_after_awards():

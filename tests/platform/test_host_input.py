@@ -18,6 +18,7 @@ from games.platform.services import games as game_services
 from games.platform.setting import CHOICE, NUMBER, SWITCH, WHOLE, WHOLES, defaults
 from tests.api_support import api
 from tests.cards_table.site_support import codes
+from tests.platform.admin_support import game_form
 
 pytestmark = pytest.mark.django_db
 
@@ -77,25 +78,22 @@ def test_a_heat_override_of_the_wrong_shape_is_a_400_not_a_crash_at_the_start(ca
     assert answer.status_code == 400 and "heat_overrides" in answer.json()["errors"]
 
 
-def _admin_settings(client, game, hank, settings):
+def _admin_settings(client, game, hank, fields):
     client.force_login(hank)
-    form = client.get(f"/admin/platform/game/{game.id}/change/").context["adminform"].form
-    data = {k: v for k, v in form.initial.items() if v is not None and k not in ("hosts", "settings")}
-    data.update({"hosts": [hank.id], "settings": json.dumps(settings)})
-    return client.post(f"/admin/platform/game/{game.id}/change/", data)
+    return client.post(f"/admin/platform/game/{game.id}/change/", game_form(client, game, **fields))
 
 
 @pytest.mark.parametrize(
-    "crowd, words", [(0, "at least 1, not 0"), ("3", 'a whole number of at least 1, not "3"')]
+    "crowd, words", [(0, "at least 1, not 0"), ("three", "crowd_size must be a whole number.")]
 )
 def test_a_rules_setting_of_the_wrong_kind_or_range_is_refused_next_to_the_field(
     client, cards_draft, hank, crowd, words
 ):
     before = Game.objects.get(pk=cards_draft.pk).settings
-    answer = _admin_settings(client, cards_draft, hank, {**before, "rules": {"crowd_size": crowd}})
+    answer = _admin_settings(client, cards_draft, hank, {"set__rules__crowd_size": crowd})
     assert answer.status_code == 200, "the form comes back with the error"
-    errors = answer.context["adminform"].form.errors["settings"]
-    assert any("crowd_size" in e and words in e for e in errors)
+    errors = answer.context["adminform"].form.errors["set__rules__crowd_size"]
+    assert any(words in e for e in errors)
     assert Game.objects.get(pk=cards_draft.pk).settings == before
 
 

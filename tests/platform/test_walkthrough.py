@@ -31,13 +31,18 @@ def test_host_sets_up_in_the_admin_players_submit_the_round_closes_a_spectator_r
     host.select_option("select[name=season]", str(season.id))
     host.select_option("select[name=game_type]", "tally")
     host.fill("input[name=name]", "Walkthrough Tally")
-    host.fill("textarea[name=settings]", '{"rounds": 2, "window_minutes": 30}')
     host.fill("input[name=seat_players]", "alice bob")
     shot(host, "01-host-creates-a-game")
     host.click("input[name=_save]")
-    host.wait_for_selector("text=was added successfully")
+    host.wait_for_selector("text=Seated alice (seat 1), bob (seat 2)")
+    # The new game's page opens, with the settings its type does not describe in their JSON box.
+    host.fill("textarea[name=settings]", '{"rounds": 2, "window_minutes": 30}')
+    host.click("input[name=_save]")
     game = Game.objects.get(name="Walkthrough Tally")
     assert game.seats.count() == 2
+    host.wait_for_selector("text=was changed successfully")
+    game.refresh_from_db()
+    assert game.settings["rounds"] == 2
 
     host.check(f"input[name=_selected_action][value='{game.id}']")
     host.select_option("select[name=action]", "start")

@@ -44,6 +44,8 @@ BREAKS = {
     "platform-layers": ("games/platform/services/leak.py", "from games.platform import views"),
     # season imports ledger already: ledger importing season closes a circle.
     "platform-acyclic": ("games/platform/services/ledger.py", "from . import season"),
+    # What a viewer may see never depends on what players do through the site.
+    "game-app-shape": ("games/horse_race/observation.py", "from . import operations"),
 }
 
 
@@ -62,3 +64,16 @@ def test_a_broken_contract_fails_the_lint(copied, contract):
         else:
             target.write_text(original)
     assert lint(copied, contract).returncode == 0  # the copy without the line keeps it
+
+
+def test_a_game_file_outside_the_shape_fails_the_lint(copied):
+    """The shape is exhaustive: a file a game adds under a name of its own (the old `table.py` for what a
+    viewer may see) breaks it until it takes the shape's name."""
+    stray = copied / "games/arms_race/table.py"
+    stray.write_text("from .rules import WEAPONS\n")
+    try:
+        result = lint(copied, "game-app-shape")
+        assert result.returncode != 0 and "games.arms_race.table" in result.stdout, result.stdout
+    finally:
+        stray.unlink()
+    assert lint(copied, "game-app-shape").returncode == 0

@@ -24,6 +24,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.test import Client
 
 from games.platform import registry
+from games.platform.admin.console import ACTIONS as CONSOLE_ACTIONS
 from games.platform.kit import Reveal
 from games.platform.models import Game, Season
 from games.platform.services import games as game_services
@@ -205,7 +206,7 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
             route.name, [("param", "object_id") if t == ("param", "id") else t for t in route.tokens]
         )
     unknown = params - {"game_id", "a", "b", "name", "season_id", "object_id", "app_label", "content_type_id"}
-    unknown -= {"url"}
+    unknown -= {"url", "action"}  # action: a button of the host console (admin/.../game/<id>/host/<action>/)
     if unknown:
         raise LookupError(f"{route.name}: no filler for path parameters {sorted(unknown)}")
     out = []
@@ -242,9 +243,11 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
         model = admin_model(route)
         if model is None:
             raise LookupError(f"{route.name}: cannot tell which model its object_id names")
+        actions = [{"action": a} for a in CONSOLE_ACTIONS] if "action" in params else [{}]
         for obj in model._default_manager.all()[:300]:
-            out.append((route.build({"object_id": obj.pk}), owner_game_ids(obj), "admin object"))
-        out.append((route.build({"object_id": MISSING_ID}), set(), "admin object"))
+            for extra in actions:
+                out.append((route.build({"object_id": obj.pk, **extra}), owner_game_ids(obj), "admin object"))
+        out.append((route.build({"object_id": MISSING_ID, **actions[0]}), set(), "admin object"))
         return out
     if "app_label" in params:
         labels = sorted({m._meta.app_label for m in admin_site._registry})

@@ -4,23 +4,18 @@ from games.platform.kit import RulesError
 
 from .attack import WILD
 from .codec import state_from_json, state_to_json
-from .decisions import apply, apply_timeout, legal_actions, pending, timeout_action, validate
 from .flow import new_game
+from .play import apply, apply_timeout, legal_actions, pending, timeout_action, validate
+from .settings import HAND_SIZE, PLAYERS, ROUNDS, WILD_CARD_PRICE, WOUNDS_TO_LOSE, Settings
 from .state import (
-    HAND_SIZE,
-    PLAYERS,
-    ROUNDS,
     SHARED_WINNER_AWARD,
     SOLE_WINNER_AWARD,
-    WILD_CARD_PRICE,
-    WOUNDS_TO_LOSE,
     AttackRecord,
     Call,
     Claim,
     Flight,
     Outcome,
     Phase,
-    Settings,
     State,
 )
 from .views import full_view, public_view, seat_view

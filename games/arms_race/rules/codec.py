@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from .state import AttackRecord, Call, Claim, Flight, Outcome, Phase, Settings, State
+from .settings import Settings
+from .state import AttackRecord, Call, Claim, Flight, Outcome, Phase, State
 from .weapons import Weapon
 
 

@@ -10,7 +10,8 @@ from games.platform.kit import Announce, Reveal, RulesError
 
 from . import chance
 from .ending import end_after_nine_rounds, who
-from .state import Phase, Settings, State
+from .settings import Settings
+from .state import Phase, State
 from .weapons import COPIES, DECK, WEAPONS, checked_deal, shuffled_deal
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from games.platform.kit import RulesError
 
-from .decisions import legal_actions, pending
-from .state import AttackRecord, Claim, Outcome, Settings, State
+from .play import legal_actions, pending
+from .settings import Settings
+from .state import AttackRecord, Claim, Outcome, State
 from .weapons import WEAPONS
 
 

@@ -21,6 +21,7 @@ from .play import (
     submit_top_guess,
 )
 from .resolution import resolve_round, submit_loser_choice
+from .settings import Settings
 from .state import (
     Final,
     GuessCell,
@@ -29,7 +30,6 @@ from .state import (
     Points,
     RoundRecord,
     SeatRound,
-    Settings,
     State,
     new_game,
 )

@@ -106,6 +106,9 @@ def _award_tols(state: State) -> list[Event]:
         elif len(groups) > 1:
             ending.chooser, ending.choice_candidates = first[0], list(groups[1])
             ending.choice_settled = False
+            if state.settings.only_two_tols_with_tied_seconds:
+                # "only two ToLs are given out": the winner's one and the one the winner gives away.
+                ending.tols_won[first[0]] = 1
     elif len(first) <= state.settings.max_tied_winners_with_tols:
         for seat in first:
             ending.tols_won[seat] = 1
@@ -137,10 +140,13 @@ def _open_elimination(state: State) -> list[Event]:
         # the addendum: with no ToLs (five or more tied for first) those who got first vote
         voters = list(_groups(ending.scores)[0])
     ending.ec_voters = voters
+    who = listing([seat_name(s) for s in voters])
+    if ending.chooser is not None and state.settings.chosen_second_votes:
+        who += " and the player the winner gives the other Token of Life"
     return [
         Announce(
             f"{listing([seat_name(s) for s in last])} are tied for fewest points; "
-            f"{listing([seat_name(s) for s in voters])} vote on the Elimination Candidate among them.",
+            f"{who} vote on the Elimination Candidate among them.",
             {"candidates": last, "voters": voters},
         )
     ]
@@ -177,6 +183,9 @@ def _give(state: State, chosen: int | None, how: str) -> tuple[State, list[Event
     if chosen is None:
         return state, [Announce("No Token of Life is given for second place.", {"given": None})]
     ending.tols_given[chosen] = 1
+    if state.settings.chosen_second_votes and ending.elimination_candidate is None:
+        # Read as winning the other ToL: the chosen player joins those who vote on the EC.
+        ending.ec_voters = sorted({*ending.ec_voters, chosen})
     return state, [
         Ledger(chosen, "tokens_of_life", 1, "Given by the Main Match winner"),
         Announce(f"{seat_name(chosen)} is given a Token of Life ({how}).", {"given": chosen, "by": how}),

@@ -43,6 +43,14 @@ class Settings:
     # A sole winner who does not choose among tied seconds before the deadline: the choice is drawn at
     # random from the game's seed by default; switch off to give nobody the third ToL.
     unmade_choice_drawn: bool = True
+    # "If there is a sole winner and a tie for second place, only two ToLs are given out; the sole winner
+    # chooses which of the tied players wins the other ToL": read literally, the winner wins one and the
+    # chosen player the other (two in all); switch off to let the winner keep two (three in all).
+    only_two_tols_with_tied_seconds: bool = True
+    # The tied second the winner chooses "wins the other ToL", but "being given a ToL does not count as
+    # winning it": by default that player does not vote on a tied Elimination Candidate; switch on to
+    # count them among those who won a ToL.
+    chosen_second_votes: bool = False
 
     def to_json(self) -> dict:
         data = {f.name: getattr(self, f.name) for f in fields(self)}

@@ -6,7 +6,8 @@ from .perturb import perturb_hidden
 from .pieces import NEUTRAL, PIECES, name, owner, parse_piece
 from .play import apply, check_action, legal_actions, pending, timeout
 from .scoring import decide_winner, final_order, placements, seat_scores
-from .state import FULL_DECK, Settings, State, Task, new_game
+from .settings import Settings
+from .state import FULL_DECK, State, Task, new_game
 from .track import TRACK_LENGTH
 from .views import full_view, public_view, seat_view
 

@@ -6,7 +6,8 @@ import copy
 from dataclasses import asdict, fields
 from typing import Any
 
-from .state import Settings, State, Task
+from .settings import Settings
+from .state import State, Task
 
 
 def state_to_json(state: State) -> dict[str, Any]:

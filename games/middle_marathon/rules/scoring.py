@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from .pieces import NEUTRAL, PIECES, colour, name, owner, seat_name
-from .state import Settings, State
+from .settings import Settings
+from .state import State
 from .track import ordinal, tie_rank
 
 

@@ -32,6 +32,8 @@ def hosts_changed(sender, instance, action, reverse, pk_set, **kwargs) -> None:
     else:
         return
     Game.objects.filter(pk__in=games).update(version=F("version") + 1)
+    for game_id in games:
+        versions.game_moved(game_id)
 
 
 @transaction.atomic

@@ -7,11 +7,13 @@ from datetime import timedelta
 from django import forms
 from django.contrib import admin, messages
 from django.db.models import F, OuterRef, Q
+from django.http import HttpResponseRedirect
+from django.urls import reverse
 
-from . import registry
-from .errors import NotAllowed, RoundClosed, StateChanged
-from .kit import RulesError
-from .models import (
+from .. import registry
+from ..errors import NotAllowed, RoundClosed, StateChanged
+from ..kit import RulesError
+from ..models import (
     AuditLog,
     ChatMessage,
     DeathMatchPick,
@@ -26,11 +28,13 @@ from .models import (
     Submission,
     Webhook,
 )
-from .services import games as game_services
-from .services import rounds
-from .services.audit import audit
-from .services.events import announcement_post, bump_version
-from .services.ledger import hidden_moves, secret_from
+from ..services import games as game_services
+from ..services import rounds
+from ..services.audit import audit
+from ..services.events import bump_version
+from ..services.ledger import hidden_moves, secret_from
+from . import settings_form
+from .console import HostConsole
 
 
 class HostScoped:
@@ -112,6 +116,27 @@ def run_service(request, label, fn):
         messages.error(request, f"{label}: {exc.message}")
 
 
+def seat_by_name(request, game, names: list[str]) -> None:
+    """Seat each named player; one message for those seated, one for each refusal."""
+    from django.contrib.auth import get_user_model
+
+    seated = []
+    for name in names:
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            messages.error(request, f"No player is called {name}.")
+            continue
+        try:
+            seat = game_services.game_seat(game=game, user=user, actor=request.user)
+        except (RulesError, StateChanged, NotAllowed) as exc:
+            messages.error(request, f"{name} was not seated: {exc.message}")
+            continue
+        seated.append(f"{name} (seat {seat.number + 1})")
+    if seated:
+        total = game.seats.count()
+        messages.success(request, f"Seated {', '.join(seated)}: {total} player{'s' * (total != 1)} in all.")
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
@@ -135,7 +160,7 @@ class RoundInline(admin.TabularInline):
 
 
 class SettingsField(forms.JSONField):
-    """The game's settings as JSON; nesting thousands deep is a form error, not a RecursionError."""
+    """Settings no description covers, as JSON; nesting thousands deep is a form error, not a crash."""
 
     def to_python(self, value):
         try:
@@ -145,24 +170,23 @@ class SettingsField(forms.JSONField):
 
 
 class GameAdminForm(forms.ModelForm):
+    """The game's own fields, the players to seat, and (once it has a type) its settings as fields."""
+
     settings = SettingsField(
         required=False,
-        help_text="JSON; the game type's defaults fill in what is left out. Each setting is checked by kind "
-        "and range.",
+        label="Other settings",
+        help_text="JSON, for the settings this game type does not describe; the type's defaults fill in "
+        "what is left out.",
     )
     seat_players = forms.CharField(
         required=False, help_text="Usernames to seat, separated by commas or spaces."
     )
-    announce = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="Post a public announcement."
-    )
-    announce_as = forms.ChoiceField(
-        choices=[c for c in Event.Category.choices if c[0] != "result"], required=False, initial="general"
-    )
+
+    described: list = []  # the game type's described settings (set by GameAdmin.get_form)
 
     class Meta:
         model = Game
-        fields = ("season", "game_type", "name", "public", "settings", "seed", "hosts")
+        fields = ("season", "game_type", "name", "public", "seed", "hosts")
         widgets = {"game_type": forms.Select(choices=[])}
 
     def __init__(self, *args, **kwargs):
@@ -170,29 +194,46 @@ class GameAdminForm(forms.ModelForm):
         self.fields["game_type"].widget.choices = registry.choices()
         if self.instance.pk and self.instance.status != Game.Status.DRAFT:
             for name in ("game_type", "seed", "season"):
-                self.fields[name].disabled = True
+                if name in self.fields:
+                    self.fields[name].disabled = True
+        if self.instance.pk:
+            current = self.instance.settings or {}
+            for name, value in settings_form.initial_values(current, self.described).items():
+                if name in self.fields:
+                    self.fields[name].initial = value
+            if "settings" in self.fields:
+                self.fields["settings"].initial = settings_form.undescribed(current, self.described)
+        self.settings_changed = False
 
-    def clean_settings(self):
-        """The settings as the game will have them (its type's defaults under the host's values), checked
-        setting by setting: a bad value is an error next to the field, never a crash at the close."""
-        settings = self.cleaned_data.get("settings")
-        if settings in (None, ""):
-            settings = {}
-        if not isinstance(settings, dict):
-            raise forms.ValidationError('Settings are a JSON object, like {"round_hours": 24}.')
+    def clean(self):
+        """The settings as the game will have them (its type's defaults, then what it has, then the form),
+        each checked by its own setting next to its field: a bad value never reaches the rules."""
+        data = super().clean()
+        if not self.instance.pk:
+            return data
         try:
-            kind = registry.get(self.cleaned_data.get("game_type") or self.instance.game_type)
+            kind = registry.get(data.get("game_type") or self.instance.game_type)
         except LookupError:
-            return settings  # the game type's own field says what is wrong
-        merged = {**kind.default_settings(), **settings}
-        problems = kind.settings_problems(merged)
-        if problems:
-            raise forms.ValidationError(problems)
-        return merged
+            return data  # the game type's own field says what is wrong
+        other = data.get("settings") if "settings" in self.fields else {}
+        if other in (None, ""):
+            other = {}
+        if not isinstance(other, dict):
+            self.add_error("settings", 'Settings are a JSON object, like {"round_hours": 24}.')
+            return data
+        # With the JSON box on the form, it holds everything the fields do not (a key taken out goes).
+        base = other if "settings" in self.fields else (self.instance.settings or {})
+        merged = settings_form.clean_settings(self, kind, base)
+        if merged is not None:
+            self.settings_changed = merged != self.instance.settings
+            self.instance.settings = merged
+            if "settings" in self.fields:
+                data["settings"] = merged
+        return data
 
 
 @admin.register(Game)
-class GameAdmin(HostScoped, admin.ModelAdmin):
+class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
     form = GameAdminForm
     game_path = "id"
     list_display = ("name", "game_type", "season", "status", "paused_at", "version")
@@ -215,6 +256,42 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
             kwargs["queryset"] = Season.objects.filter(hosts=request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+    def _described(self, obj):
+        if obj is None:
+            return None, []
+        try:
+            kind = registry.get(obj.game_type)
+        except LookupError:
+            return None, []
+        return kind, list(kind.settings_described())
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """The form with a field for each setting the game's type describes (declared, so the fieldsets
+        may name them)."""
+        kind, described = self._described(obj)
+        attrs = {"described": described, **settings_form.settings_fields(described)}
+        kwargs["form"] = type("GameSettingsForm", (self.form,), attrs)
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        game = ["season", "game_type", "name", "public", "seed", "hosts", "seat_players"]
+        if obj is None:
+            words = (
+                "Saving opens the game's page, with every setting of its type (each ruling with the sentence "
+                "of the rules it reads), the hidden data and the seats."
+            )
+            return [(None, {"fields": game, "description": words})]
+        kind, described = self._described(obj)
+        names = [settings_form.field_name(s) for s in described]
+        if kind is None or not described or settings_form.undescribed(obj.settings or {}, described):
+            names.append("settings")
+        readonly = ["status", "started_at", "finished_at", "paused_at", "hidden_state"]
+        return [
+            (None, {"fields": game}),
+            ("Settings", {"fields": names, "description": "Each setting of this game type."}),
+            ("The game as it runs", {"fields": readonly, "classes": ["collapse"]}),
+        ]
+
     @admin.display(description="Hidden state (hosts only)")
     def hidden_state(self, obj):
         import json
@@ -223,13 +300,16 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
 
         return format_html("<pre>{}</pre>", json.dumps(obj.state, indent=1)[:20000])
 
+    def response_add(self, request, obj, post_url_continue=None):
+        # A new game goes straight to its console: seats, hidden data, settings and the buttons.
+        return HttpResponseRedirect(reverse("admin:platform_game_change", args=[obj.pk]))
+
     def save_model(self, request, obj, form, change):
         if not change:
             created = game_services.game_create(
                 season=obj.season,
                 game_type=obj.game_type,
                 name=obj.name,
-                settings=obj.settings,
                 public=obj.public,
                 seed=obj.seed,
                 hosts=[request.user],
@@ -241,32 +321,22 @@ class GameAdmin(HostScoped, admin.ModelAdmin):
             # Only the fields the host changed: a whole-row save would write back the state and version
             # read when the form opened, undoing a resolution that committed in between.
             columns = {f.name for f in Game._meta.concrete_fields}
-            fields = [name for name in form.changed_data if name in columns]
+            fields = [name for name in form.changed_data if name in columns and name != "settings"]
+            if form.settings_changed:
+                fields.append("settings")
             if fields:
                 obj.save(update_fields=fields)
             bump_version(obj)
-            audit(action="game_edit", actor=request.user, game=obj, fields=list(form.changed_data))
+            changed = [n for n in form.changed_data if not n.startswith(settings_form.PREFIX)]
+            changed += [
+                n.removeprefix(settings_form.PREFIX)
+                for n in form.changed_data
+                if n.startswith(settings_form.PREFIX)
+            ]
+            audit(action="game_edit", actor=request.user, game=obj, fields=changed)
         names = [n for n in form.cleaned_data.get("seat_players", "").replace(",", " ").split() if n]
-        from django.contrib.auth import get_user_model
-
-        for name in names:
-            user = get_user_model().objects.filter(username=name).first()
-            if user is None:
-                messages.error(request, f"No player is called {name}.")
-                continue
-            run_service(
-                request,
-                f"Seat {name}",
-                lambda u=user: game_services.game_seat(game=obj, user=u, actor=request.user),
-            )
-        if form.cleaned_data.get("announce"):
-            announcement_post(
-                game=obj,
-                text=form.cleaned_data["announce"],
-                category=form.cleaned_data.get("announce_as") or "general",
-                actor=request.user,
-            )
-            audit(action="announce", actor=request.user, game=obj)
+        if names:
+            seat_by_name(request, obj, names)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
@@ -386,7 +456,7 @@ class SeasonAdmin(admin.ModelAdmin):
         if data.get("grant_to") and data.get("grant_delta"):
             from django.contrib.auth import get_user_model
 
-            from .services.season import season_grant
+            from ..services.season import season_grant
 
             user = get_user_model().objects.filter(username=data["grant_to"]).first()
             if user is None:
@@ -552,7 +622,7 @@ class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
     actions = ["create_death_match"]
 
     def save_model(self, request, obj, form, change):
-        from .services.season import pick_override
+        from ..services.season import pick_override
 
         if "opponent" in form.changed_data and obj.opponent_id:
             opponent = obj.opponent
@@ -567,7 +637,7 @@ class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
 
     @admin.action(description="Create the Death Match from the pick")
     def create_death_match(self, request, queryset):
-        from .services.death_match import death_match_create
+        from ..services.death_match import death_match_create
 
         for pick in queryset:
             run_service(

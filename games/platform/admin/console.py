@@ -1,0 +1,315 @@
+"""The host's console on a game's admin page: who is seated and how far each is, this round in the game's own
+words, the verdicts it waits for, and one button per host action, each answering with what happened.
+
+Only a host of the game reaches any of it: every view finds the game through the admin's own queryset (the
+games this user hosts), so another game's host, or a season host who does not host this game, gets a 404.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.contrib import messages
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils import timezone
+
+from .. import registry
+from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
+from ..kit import RulesError
+from ..models import Event, Game, Round, TurnClock
+from ..observation import current_round, reading, seats_with_players
+from ..registry import Viewer
+from ..services import games as game_services
+from ..services import rounds
+from ..services.audit import audit
+from ..services.events import announcement_post
+from ..services.live import operation_run
+from ..services.reminders import reminder_send_now
+from ..services.rounds import Resolution, latest_submissions
+
+ANNOUNCE_CATEGORIES = [c for c in Event.Category.choices if c[0] != Event.Category.RESULT]
+
+
+def when(moment) -> str:
+    """A time as the host reads it on the console: "Mon 14:02 UTC" (the site's time zone)."""
+    local = timezone.localtime(moment)
+    return f"{local:%a %H:%M} {local.tzname()}"
+
+
+def span(delta: timedelta) -> str:
+    minutes = int(delta.total_seconds() // 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+@dataclass
+class SeatRow:
+    number: int  # counted from 1, as hosts say it
+    player: str
+    status: str  # "final", "saved", "not submitted", "to move", "waiting", "seated"
+    at: str = ""
+    said: str = ""  # the submission (or nothing) in the game's own words
+
+
+def _round_words(game: Game, rnd: Round | None, now) -> str:
+    if rnd is None:
+        return ""
+    if rnd.status == Round.Status.FAILED:
+        return (
+            f"Round {rnd.number} failed after {rnd.attempts} attempts: fix the cause, then press Retry. "
+            "Its traceback is below."
+        )
+    if rnd.status == Round.Status.RESOLVED:
+        return f"Round {rnd.number} was resolved {when(rnd.resolved_at)}."
+    if rnd.remaining_when_paused is not None:
+        return f"Round {rnd.number} is open; the game is paused with {span(rnd.remaining_when_paused)} left."
+    if rnd.closes_at <= now:
+        return f"Round {rnd.number} closed {when(rnd.closes_at)} and waits to be resolved."
+    return f"Round {rnd.number} is open until {when(rnd.closes_at)} ({span(rnd.closes_at - now)} left)."
+
+
+def console(game: Game) -> dict:
+    """What the console shows of the game (its hosts' eyes only: the admin shows it to no one else)."""
+    kind = registry.get(game.game_type)
+    now = timezone.now()
+    with reading(game):
+        seats = seats_with_players(game)
+        rnd = current_round(game) if kind.flow == "rounds" else None
+        rows = []
+        if kind.flow == "rounds" and rnd is not None:
+            latest = latest_submissions(rnd)
+            for seat in seats:
+                saved = latest.get(seat.number)
+                if saved is None:
+                    rows.append(SeatRow(seat.number + 1, seat.user.username, "not submitted"))
+                    continue
+                rows.append(
+                    SeatRow(
+                        seat.number + 1,
+                        seat.user.username,
+                        "final" if saved.final else "saved",
+                        when(saved.created_at),
+                        kind.describe_submission(game, saved.payload),
+                    )
+                )
+        else:
+            clock = TurnClock.objects.filter(game=game).first() if kind.flow == "turns" else None
+            for seat in seats:
+                status = "seated"
+                if clock is not None and clock.seat_id is not None and game.status == Game.Status.RUNNING:
+                    status = f"to move ({clock.kind})" if clock.seat_id == seat.pk else "waiting"
+                rows.append(SeatRow(seat.number + 1, seat.user.username, status))
+        verdicts = kind.verdicts(game) if game.status == Game.Status.RUNNING else []
+    missing = [r.player for r in rows if r.status == "not submitted"]
+    counts = {s: sum(r.status == s for r in rows) for s in ("final", "saved", "not submitted")}
+    open_round = rnd is not None and rnd.status == Round.Status.OPEN
+    summary = "Seats"
+    if rnd is not None:
+        summary = f"Round {rnd.number}: " + ", ".join(f"{n} {status}" for status, n in counts.items())
+    return {
+        "kind": kind,
+        "rows": rows,
+        "round": rnd,
+        "round_words": _round_words(game, rnd, now),
+        "round_waits_for": rnd.last_error if open_round and rnd.attempts == 0 else "",
+        "round_error": rnd.last_error if rnd is not None and rnd.attempts else "",
+        "summary": summary,
+        "missing": missing,
+        "verdicts": [v for v in verdicts if v.given is None],
+        "judged": [v for v in verdicts if v.given is not None],
+        "buttons": _buttons(game, kind, rnd),
+        "seated": f"{len(seats)} of {kind.min_players}-{kind.max_players} players",
+        "categories": ANNOUNCE_CATEGORIES,
+        "can_remind": open_round and bool(missing),
+    }
+
+
+def _buttons(game: Game, kind, rnd: Round | None) -> list[tuple[str, str]]:
+    """The host actions that make sense now, as (action, words); each answers what it did, whatever it is."""
+    if game.status in (Game.Status.DRAFT, Game.Status.SEEDING):
+        return [("start", "Start")]
+    if game.status != Game.Status.RUNNING:
+        return []
+    buttons = [("resume", "Resume")] if game.paused_at else [("pause", "Pause")]
+    if kind.flow == "rounds":
+        buttons += [("extend_hour", "Extend 1 h"), ("extend_day", "Extend 24 h"), ("resolve", "Resolve now")]
+        if rnd is not None and rnd.status == Round.Status.FAILED:
+            buttons.append(("retry", "Retry"))
+    return buttons
+
+
+# -- what each button does, and the words it answers with ------------------------------------------------
+
+
+def _open_round(game: Game) -> Round | None:
+    return game.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
+
+
+def start(request, game: Game) -> str:
+    game = game_services.game_start(game=game, actor=request.user)
+    rnd = _open_round(game)
+    if rnd is not None:
+        return f"Started: Round {rnd.number} is open until {when(rnd.closes_at)}."
+    return f"Started: {game.name} is running."
+
+
+def pause(request, game: Game) -> str:
+    game_services.game_pause(game=game, actor=request.user)
+    rnd = _open_round(game)
+    if rnd is not None and rnd.remaining_when_paused is not None:
+        return f"Paused: every clock is stopped; Round {rnd.number} keeps {span(rnd.remaining_when_paused)}."
+    return "Paused: every clock is stopped."
+
+
+def resume(request, game: Game) -> str:
+    game_services.game_resume(game=game, actor=request.user)
+    rnd = _open_round(game)
+    if rnd is not None:
+        return f"Resumed: Round {rnd.number} closes {when(rnd.closes_at)}."
+    return "Resumed."
+
+
+def _extend(request, game: Game, by: timedelta, words: str) -> str:
+    rnd = game_services.round_extend(game=game, by=by, actor=request.user)
+    if rnd.remaining_when_paused is not None:
+        return f"Round {rnd.number} extended by {words}: {span(rnd.remaining_when_paused)} left when resumed."
+    return f"Round {rnd.number} extended by {words}: it now closes {when(rnd.closes_at)}."
+
+
+def extend_hour(request, game: Game) -> str:
+    return _extend(request, game, timedelta(hours=1), "1 hour")
+
+
+def extend_day(request, game: Game) -> str:
+    return _extend(request, game, timedelta(hours=24), "24 hours")
+
+
+def resolve(request, game: Game) -> str:
+    rnd = _open_round(game)
+    if rnd is None:
+        raise StateChanged("Nothing to resolve: no round is open.")
+    try:
+        rounds.round_resolve_now(game=game, actor=request.user)
+    except NotResolved as exc:
+        if exc.outcome == Resolution.PAUSED:
+            raise StateChanged("Nothing to resolve: the game is paused. Resume it first.") from exc
+        if exc.outcome == Resolution.WAITING:
+            waiting = [v for v in registry.get(game.game_type).verdicts(game) if v.given is None]
+            if waiting:
+                who = ", ".join(v.player for v in waiting)
+                plural = "s" * (len(waiting) != 1)
+                raise StateChanged(
+                    f"Round {rnd.number} was not resolved: waiting for {len(waiting)} verdict{plural} "
+                    f"({who}). Give them below; the round then resolves."
+                ) from exc
+        raise
+    return f"Round {rnd.number} resolved. {_after(game, rnd.number)}"
+
+
+def _after(game: Game, number: int) -> str:
+    game.refresh_from_db(fields=["status"])
+    nxt = game.rounds.filter(number=number + 1).first()
+    if nxt is not None:
+        return f"Round {nxt.number} is open until {when(nxt.closes_at)}."
+    return "The game is over." if game.status == Game.Status.FINISHED else ""
+
+
+def retry(request, game: Game) -> str:
+    rnd = rounds.round_retry(game=game, actor=request.user)
+    return f"Round {rnd.number} is open again: press Resolve now, or the sweep retries it."
+
+
+def remind(request, game: Game) -> str:
+    reminded = reminder_send_now(game=game, actor=request.user)
+    if not reminded.missing:
+        return f"Nobody to remind: every player has submitted to Round {reminded.round.number}."
+    words = f"Reminder sent to {', '.join(reminded.emailed) or 'nobody'}"
+    if reminded.unwilling:
+        words += f" ({', '.join(reminded.unwilling)} turned reminders off)"
+    return words + "."
+
+
+def announce(request, game: Game) -> str:
+    text = (request.POST.get("text") or "").strip()
+    category = request.POST.get("category") or Event.Category.GENERAL
+    if not text:
+        raise RulesError("Write the announcement first.", field="text")
+    if category not in dict(ANNOUNCE_CATEGORIES):
+        raise RulesError("Pick a kind of announcement.", field="category")
+    announcement_post(game=game, text=text, category=category, actor=request.user)
+    audit(action="announce", actor=request.user, game=game)
+    return f"Announcement posted ({dict(ANNOUNCE_CATEGORIES)[category].lower()})."
+
+
+def verdict(request, game: Game) -> str:
+    """A verdict the round waits for, given through the game's own operation; the round resolves once the
+    last one it waited for is in (the game's operation sees to that, at its commit)."""
+    kind = registry.get(game.game_type)
+    try:
+        seat_number = int(request.POST.get("seat"))
+    except (TypeError, ValueError):
+        raise RulesError("Name the seat whose verdict you give.", field="seat") from None
+    answer = request.POST.get("answer")
+    found = next((v for v in kind.verdicts(game) if v.seat_number == seat_number), None)
+    if found is None or answer not in found.answers:
+        raise StateChanged("That verdict is no longer waiting: the round moved on.")
+    rnd = _open_round(game) or game.rounds.order_by("-number").first()
+    viewer = Viewer(role="host", user=request.user)
+    operation_run(game=game, viewer=viewer, name=found.operation, payload=found.answers[answer])
+    words = f"Verdict given: {found.player}, {answer.lower()}."
+    rnd.refresh_from_db()
+    if rnd.status == Round.Status.RESOLVED:
+        return f"{words} Round {rnd.number} resolved. {_after(game, rnd.number)}"
+    waiting = [v for v in kind.verdicts(game) if v.given is None]
+    if waiting:
+        return f"{words} Waiting for {len(waiting)} more verdict{'s' * (len(waiting) != 1)}."
+    return words
+
+
+ACTIONS = {
+    "start": start,
+    "pause": pause,
+    "resume": resume,
+    "extend_hour": extend_hour,
+    "extend_day": extend_day,
+    "resolve": resolve,
+    "retry": retry,
+    "remind": remind,
+    "announce": announce,
+    "verdict": verdict,
+}
+
+
+class HostConsole:
+    """The console's routes on the game admin: POST admin/platform/game/<id>/host/<action>/."""
+
+    change_form_template = "admin/platform/game/console.html"
+
+    def get_urls(self):
+        own = [
+            path(
+                "<path:object_id>/host/<str:action>/",
+                self.admin_site.admin_view(self.host_action),
+                name="platform_game_host",
+            )
+        ]
+        return own + super().get_urls()
+
+    def host_action(self, request, object_id, action):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        game = self.get_object(request, object_id)  # only the games this user hosts (superusers: all)
+        if game is None or action not in ACTIONS or not self.has_change_permission(request, game):
+            raise Http404("No such game, or not one you host.")
+        try:
+            messages.success(request, ACTIONS[action](request, game))
+        except (RulesError, StateChanged, NotAllowed, RoundClosed) as exc:
+            messages.error(request, exc.message)
+        return HttpResponseRedirect(reverse("admin:platform_game_change", args=[game.pk]) + "#console")
+
+    def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
+        if obj is not None and obj.pk:
+            context["console"] = console(obj)
+        return super().render_change_form(request, context, add, change, form_url, obj)

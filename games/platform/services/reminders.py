@@ -1,0 +1,47 @@
+"""A host's "remind those missing": the reminder email, now, to each player who has not submitted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from .. import enqueue
+from ..errors import StateChanged
+from ..models import Game, Round, Submission
+from .audit import audit
+from .hosts import require_host
+from .notify import wanting
+
+
+@dataclass
+class Reminded:
+    """Who was missing from the round, who is emailed, and who switched reminders off."""
+
+    round: Round
+    emailed: list[str]
+    unwilling: list[str]
+
+    @property
+    def missing(self) -> list[str]:
+        return sorted(self.emailed + self.unwilling)
+
+
+@transaction.atomic
+def reminder_send_now(*, game: Game, actor) -> Reminded:
+    """Queue the reminder email (sent once the transaction commits) to every seat without a submission in the
+    open round; players who switched reminders off are named, not emailed. The sweep's own reminder before
+    the close still goes: this one is the host's, at a time of their choosing."""
+    require_host(game, actor)
+    rnd = game.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
+    if rnd is None:
+        raise StateChanged("There is no open round: nobody has a submission to send.")
+    submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
+    missing = list(game.seats.exclude(pk__in=submitted).select_related("user"))
+    emails = set(wanting([s.user_id for s in missing], "reminder"))
+    emailed = [s.user.username for s in missing if s.user.email in emails]
+    unwilling = [s.user.username for s in missing if s.user.email not in emails]
+    if emailed:
+        enqueue.send_reminder(rnd.pk, [s.user_id for s in missing if s.user.email in emails])
+    audit(action="remind", actor=actor, game=game, round=rnd.number, emailed=emailed, unwilling=unwilling)
+    return Reminded(round=rnd, emailed=emailed, unwilling=unwilling)
