@@ -251,6 +251,12 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 GENIUS_BROKER_RETRY_SECONDS = float(os.environ.get("GENIUS_BROKER_RETRY_SECONDS", "1"))
 GENIUS_RESEND_SECONDS = float(os.environ.get("GENIUS_RESEND_SECONDS", "10"))
 CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged after it ran, and given back to the queue when its worker process dies: a worker
+# killed mid-task loses nothing (the notifications are idempotent, the deadlines re-checked under locks).
+# Each worker process takes one task at a time, so none waits behind a slow one in a process's prefetch.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Deadlines have a queue of their own, with worker processes of their own (compose's `deadlines`,
 # `serve_all`): a slow webhook receiver or a mail server fills only the default queue.
 DEADLINES_QUEUE = "deadlines"
@@ -259,6 +265,9 @@ CELERY_TASK_ROUTES = {
     for name in ("sweep", "resolve_round", "expire_clock")
 }
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
+# Emails that met a database or mail server error are tried again, doubling from this wait up to the cap.
+GENIUS_NOTIFY_RETRY_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_SECONDS", "5"))
+GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_SECONDS", "120"))
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
@@ -285,6 +294,14 @@ GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
 # up to the cap, with jitter (games/platform/tasks.py).
 GENIUS_WEBHOOK_RETRY_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_SECONDS", "10"))
 GENIUS_WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_MAX_SECONDS", "300"))
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # Redis hands a task nobody acknowledged to another worker after this long: it must outlast the longest
+    # a worker holds one (a retry waiting its countdown, up to the webhooks' cap, then a 10 s post), or the
+    # task would run twice. It is also how long a task of a worker killed outright (not one of its
+    # processes) waits to run again: Redis's default is an hour.
+    CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = int(
+        max(GENIUS_WEBHOOK_RETRY_MAX_SECONDS, GENIUS_NOTIFY_RETRY_MAX_SECONDS) + 120
+    )
 
 # Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")

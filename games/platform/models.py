@@ -418,6 +418,22 @@ class NotificationPreference(models.Model):
         return f"Emails {self.user} wants"
 
 
+class NotificationSent(models.Model):
+    """One email sent, under a key naming what it was about and to whom (`results:<round>:<user>`): a
+    notification task run again (redelivered after a killed worker, retried after a database error) sends
+    only what it had not sent."""
+
+    key = models.CharField(max_length=120, unique=True)
+    sent_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "notification sent"
+        verbose_name_plural = "notifications sent"
+
+    def __str__(self) -> str:
+        return self.key
+
+
 class DeathMatchPick(models.Model):
     """From a Main Match to its Death Match: the Elimination Candidate picks an opponent before a deadline."""
 

@@ -293,6 +293,18 @@ class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
             ("The game as it runs", {"fields": readonly, "classes": ["collapse"]}),
         ]
 
+    def hidden_link(self, game):
+        """The hidden data's page: its change page once it exists, else its add page with the game chosen."""
+        for model, model_admin in self.admin_site._registry.items():
+            # A game's hidden data admin names its type (HiddenDataAdmin, or any admin with `game_type`).
+            if getattr(model_admin, "game_type", "") == game.game_type:
+                opts = model._meta
+                found = model._default_manager.filter(game=game).values_list("pk", flat=True).first()
+                if found is not None:
+                    return reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[found])
+                return reverse(f"admin:{opts.app_label}_{opts.model_name}_add") + f"?game={game.pk}"
+        return ""
+
     @admin.display(description="Hidden state (hosts only)")
     def hidden_state(self, obj):
         import json

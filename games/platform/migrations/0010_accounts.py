@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('platform', '0008_pending_task'),
+        ('platform', '0009_notification_sent'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
