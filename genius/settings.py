@@ -366,7 +366,9 @@ SECURE_CSP = {
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
-    "form-action": [CSP.SELF],
+    # The Discord button posts here and is redirected to Discord's consent page: browsers hold a form's
+    # redirects to form-action too.
+    "form-action": [CSP.SELF, "https://discord.com"],
 }
 
 if PRODUCTION:
