@@ -61,6 +61,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.discord",
     "games.platform",
     *[app for app in os.environ.get("GENIUS_GAME_APPS", "").split(",") if app],
 ]
@@ -81,6 +85,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    # Every time shown in the viewer's zone (looked up only when a time is shown: games/platform/zones.py).
+    "games.platform.zones.ZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -103,6 +110,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "games.platform.signup.context",
             ],
         },
     },
@@ -147,6 +155,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # allauth's: it logs in whoever comes back from Discord.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -155,6 +165,43 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts (django-allauth): sign-up only from a season's invitation unless GENIUS_OPEN_SIGNUP is set
+# (games/platform/signup.py); login by username; an email is optional and verified when given; a reset
+# link goes by email. Discord login is offered when its client id and secret are set.
+GENIUS_OPEN_SIGNUP = env_flag("GENIUS_OPEN_SIGNUP")
+ACCOUNT_ADAPTER = "games.platform.signup.AccountAdapter"
+SOCIALACCOUNT_ADAPTER = "games.platform.signup.SocialAccountAdapter"
+ACCOUNT_FORMS = {"login": "games.platform.signup.LoginForm"}
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[genius] "
+ACCOUNT_SESSION_REMEMBER = None
+# As the old login did: the form works for whoever is logged in already (log in as someone else).
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # this session stays; every other one ends (Django's hash check)
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+ACCOUNT_PREVENT_ENUMERATION = True
+# Wrong passwords are counted by django-axes first (per username and address, see AXES_* below); allauth's
+# own limit per address (20 a minute) catches one address trying many usernames, which axes' pairs do not,
+# and its limit per username stays above axes' so axes answers (429) first. Its other limits (sign-up,
+# password reset: 5 a minute per address given, 20 per client) are allauth's defaults. Both count the
+# client's address as the proxy saw it (genius/proxy.py).
+ACCOUNT_RATE_LIMITS = {"login_failed": "20/m/ip,10/5m/key"}
+SOCIALACCOUNT_LOGIN_ON_GET = False
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # a Discord email never logs into someone else's account
+SOCIALACCOUNT_STORE_TOKENS = False
+DISCORD_CLIENT_ID = os.environ.get("DISCORD_CLIENT_ID", "")
+DISCORD_CLIENT_SECRET = os.environ.get("DISCORD_CLIENT_SECRET", "")
+SOCIALACCOUNT_PROVIDERS = {
+    "discord": {
+        "APPS": [{"client_id": DISCORD_CLIENT_ID, "secret": DISCORD_CLIENT_SECRET}]
+        if DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET
+        else [],
+        "SCOPE": ["identify", "email"],
+    }
+}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -204,6 +251,12 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
 GENIUS_BROKER_RETRY_SECONDS = float(os.environ.get("GENIUS_BROKER_RETRY_SECONDS", "1"))
 GENIUS_RESEND_SECONDS = float(os.environ.get("GENIUS_RESEND_SECONDS", "10"))
 CELERY_TASK_IGNORE_RESULT = True
+# A task is acknowledged after it ran, and given back to the queue when its worker process dies: a worker
+# killed mid-task loses nothing (the notifications are idempotent, the deadlines re-checked under locks).
+# Each worker process takes one task at a time, so none waits behind a slow one in a process's prefetch.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Deadlines have a queue of their own, with worker processes of their own (compose's `deadlines`,
 # `serve_all`): a slow webhook receiver or a mail server fills only the default queue.
 DEADLINES_QUEUE = "deadlines"
@@ -212,6 +265,9 @@ CELERY_TASK_ROUTES = {
     for name in ("sweep", "resolve_round", "expire_clock")
 }
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
+# Emails that met a database or mail server error are tried again, doubling from this wait up to the cap.
+GENIUS_NOTIFY_RETRY_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_SECONDS", "5"))
+GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_SECONDS", "120"))
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
@@ -238,6 +294,14 @@ GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
 # up to the cap, with jitter (games/platform/tasks.py).
 GENIUS_WEBHOOK_RETRY_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_SECONDS", "10"))
 GENIUS_WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_MAX_SECONDS", "300"))
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # Redis hands a task nobody acknowledged to another worker after this long: it must outlast the longest
+    # a worker holds one (a retry waiting its countdown, up to the webhooks' cap, then a 10 s post), or the
+    # task would run twice. It is also how long a task of a worker killed outright (not one of its
+    # processes) waits to run again: Redis's default is an hour.
+    CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = int(
+        max(GENIUS_WEBHOOK_RETRY_MAX_SECONDS, GENIUS_NOTIFY_RETRY_MAX_SECONDS) + 120
+    )
 
 # Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")

@@ -7,6 +7,7 @@ import random
 
 from celery import shared_task
 from django.conf import settings
+from django.db import DatabaseError
 
 from . import enqueue
 from .errors import Busy
@@ -16,6 +17,7 @@ from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
+from .zones import local_text
 
 log = logging.getLogger(__name__)
 
@@ -46,13 +48,40 @@ def expire_clock(game_id: int, generation: int) -> bool:
         return False
 
 
-@shared_task(name="games.platform.tasks.notify_round_resolved")
+# Notifications: idempotent (each email once, services/notify.py), so a task that met a database or mail
+# server error runs again after a backoff, and one a killed worker left half done is delivered again.
+NOTIFY_RETRY = (DatabaseError, OSError)  # smtplib's errors are OSErrors
+
+
+def notification(name: str):
+    def register(send):
+        @shared_task(name=f"games.platform.tasks.{name}", bind=True, max_retries=8)
+        def run(self, *args):
+            try:
+                return send(*args)
+            except NOTIFY_RETRY as exc:
+                wait = backoff(
+                    self.request.retries,
+                    settings.GENIUS_NOTIFY_RETRY_SECONDS,
+                    settings.GENIUS_NOTIFY_RETRY_MAX_SECONDS,
+                )
+                log.warning("%s%s failed (%s); again in %.0f s", name, args, exc, wait)
+                raise self.retry(exc=exc, countdown=wait) from exc
+
+        run.__doc__ = send.__doc__
+        return run
+
+    return register
+
+
+@notification("notify_round_resolved")
 def notify_round_resolved(round_id: int) -> int:
     """Results are in the inboxes; and, unless the game ended, the next round is open."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
     game = rnd.game
     users = list(game.seats.values_list("user_id", flat=True))
     sent = notify.send(
+        f"results:{rnd.pk}",
         notify.wanting(users, "results"),
         f"{game.name}: Round {rnd.number} is resolved",
         "The results are in your inbox on the game page.",
@@ -60,29 +89,36 @@ def notify_round_resolved(round_id: int) -> int:
     nxt = game.rounds.filter(number=rnd.number + 1).first()
     if nxt is not None:
         sent += notify.send(
+            f"round_opened:{nxt.pk}",
             notify.wanting(users, "round_opened"),
             f"{game.name}: Round {nxt.number} is open",
-            f"Round {nxt.number} closes at {nxt.closes_at:%Y-%m-%d %H:%M} UTC.",
+            lambda zone: f"Round {nxt.number} closes at {local_text(nxt.closes_at, zone)}.",
         )
     return sent
 
 
-@shared_task(name="games.platform.tasks.send_reminder")
-def send_reminder(round_id: int, user_ids: list[int]) -> int:
+@notification("send_reminder")
+def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
+    """`key`: what the emails are sent once under (the sweep's: the round's; each host reminder its own)."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
     return notify.send(
+        key or f"reminder:{rnd.pk}",
         notify.wanting(user_ids, "reminder"),
         f"{rnd.game.name}: Round {rnd.number} closes soon",
-        f"You have not submitted for Round {rnd.number} yet. "
-        f"It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC.",
+        lambda zone: (
+            f"You have not submitted for Round {rnd.number} yet. "
+            f"It closes at {local_text(rnd.closes_at, zone)}."
+        ),
     )
 
 
-@shared_task(name="games.platform.tasks.notify_your_turn")
-def notify_your_turn(game_id: int, user_id: int, kind: str) -> int:
+@notification("notify_your_turn")
+def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> int:
+    """`generation`: the clock's, for this turn or decision (each one is notified once)."""
     game = Game.objects.get(pk=game_id)
     what = "your turn" if kind == "turn" else f"your decision ({kind})"
     return notify.send(
+        f"your_turn:{game_id}:{generation}",
         notify.wanting([user_id], "your_turn"),
         f"{game.name}: {what}",
         "The clock is running on the game page.",

@@ -6,6 +6,7 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
@@ -15,6 +16,7 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
@@ -41,6 +43,7 @@ from .observation import (
     viewer_or_404,
     visible_games,
 )
+from .people import shown_name
 from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
@@ -176,8 +179,12 @@ def _page_context(game, obs, form, viewer, look=None) -> dict:
 
 def _render_cacheable(request, template: str, context: dict, slot) -> SafeString:
     """Render a part of a game page; keep it in the page cache's `slot` (if any) with the CSRF token left
-    as a placeholder, and give it back filled for this request."""
-    text = render_to_string(template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request)
+    as a placeholder, and give it back filled for this request. Times in it are written in UTC: the body is
+    shared by viewers in every zone, and the page's script shows each time in the viewer's own."""
+    with timezone.override(UTC):
+        text = render_to_string(
+            template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
+        )
     pagecache.keep(slot, text)
     return pagecache.fill(text, request)
 
@@ -274,7 +281,7 @@ def season_page(request, season_id: int):
         played &= Q(user__seats__game__public=True)
     members = (
         SeasonPlayer.objects.filter(season=season)
-        .select_related("user")
+        .select_related("user__profile")
         .annotate(games_played=Count("user__seats", filter=played, distinct=True))
     )
     totals = {
@@ -296,7 +303,7 @@ def season_page(request, season_id: int):
     standings = sorted(
         (
             {
-                "player": m.user.username,
+                "player": shown_name(m.user),
                 "user_id": m.user_id,
                 "eliminated": m.eliminated,
                 "games": m.games_played,
@@ -305,7 +312,7 @@ def season_page(request, season_id: int):
             }
             for m in members
         ),
-        key=lambda r: (r["eliminated"], -r["tokens_of_life"], -r["garnets"], r["player"]),
+        key=lambda r: (r["eliminated"], -r["tokens_of_life"], -r["garnets"], r["player"].lower()),
     )
     return render(
         request,
@@ -437,7 +444,9 @@ def death_match_pick(request, game_id: int):
     """The Elimination Candidate picks an opponent before the deadline; everyone else sees where it stands."""
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer_or_404(game, request.user)
-    pick = get_object_or_404(DeathMatchPick.objects.select_related("candidate", "opponent"), main_match=game)
+    pick = get_object_or_404(
+        DeathMatchPick.objects.select_related("candidate__profile", "opponent__profile"), main_match=game
+    )
     error = None
     options = pick_options(pick)
     if request.method == "POST":
@@ -446,7 +455,7 @@ def death_match_pick(request, game_id: int):
             if chosen is None:
                 raise RulesError("Pick one of the players listed.", field="opponent")
             pick_submit(pick=pick, user=request.user, opponent=chosen)
-            messages.success(request, f"You picked {chosen.username}.")
+            messages.success(request, f"You picked {shown_name(chosen)}.")
             return redirect("death-match-pick", game_id=game.id)
         except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
             error = exc.message

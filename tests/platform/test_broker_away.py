@@ -9,7 +9,7 @@ from django.test import Client
 from kombu.exceptions import OperationalError
 
 from games.platform import enqueue
-from games.platform.models import Event, PendingTask, Webhook
+from games.platform.models import Event, PendingTask, TurnClock, Webhook
 from games.platform.services import games as game_services
 
 pytestmark = pytest.mark.django_db
@@ -70,7 +70,8 @@ def test_a_move_is_answered_200_and_its_email_is_sent_once_the_broker_is_back(
     assert moved.status_code == 200, moved.content
     assert Event.objects.filter(game=duel, text__contains="says 2").exists()
     kept = list(PendingTask.objects.values_list("name", "args"))
-    assert kept == [("notify_your_turn", [duel.id, duel.seats.get(number=1).user_id, "turn"])]
+    turn = TurnClock.objects.get(game=duel).generation  # each turn is notified once (NotificationSent)
+    assert kept == [("notify_your_turn", [duel.id, duel.seats.get(number=1).user_id, "turn", turn])]
     assert enqueue.resend_pending() == 0  # still away: kept, its attempt counted
     assert PendingTask.objects.get().attempts == 1
     broker.back()

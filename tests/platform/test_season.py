@@ -16,6 +16,7 @@ from games.platform.services.rounds import round_resolve, submission_save
 from games.platform.services.season import pick_submit
 from tests.api_support import api
 from tests.conftest import seat_of
+from tests.platform.admin_support import game_form
 
 pytestmark = pytest.mark.django_db
 
@@ -191,3 +192,19 @@ def test_hosts_read_the_season_ledger_but_not_another_games_chips(tally, hank, a
     client.force_login(stranger)
     page = client.get(reverse("admin:platform_ledgerentry_changelist")).content.decode()
     assert "CANARY-SEASON-GRANT" not in page and "CANARY-TALLY-CHIPS" not in page
+
+
+def test_an_eliminated_player_cannot_be_seated_in_the_seasons_next_game(season, hank, alice, bob, client):
+    SeasonPlayer.objects.create(season=season, user=alice, eliminated=True)
+    game = game_services.game_create(season=season, game_type="tally", name="Next", hosts=[hank], actor=hank)
+    refused = api(hank).post(reverse("api-host-seat", args=[game.id]), {"username": "alice"})
+    assert refused.status_code == 400
+    assert refused.json()["errors"] == {"username": ["alice has been eliminated from Season 1."]}
+    client.force_login(hank)
+    page = client.post(
+        reverse("admin:platform_game_change", args=[game.id]),
+        game_form(client, game, seat_players="alice bob"),
+        follow=True,
+    ).content.decode()
+    assert "alice has been eliminated from Season 1." in page
+    assert list(game.seats.values_list("user__username", flat=True)) == ["bob"]

@@ -18,7 +18,7 @@ def pair(seat_a: Seat, seat_b: Seat) -> tuple[Seat, Seat]:
 def chat_messages(*, game: Game, seat_a: Seat, seat_b: Seat, after: int = 0):
     low, high = pair(seat_a, seat_b)
     return ChatMessage.objects.filter(game=game, low_seat=low, high_seat=high, id__gt=after).select_related(
-        "author"
+        "author__profile"
     )
 
 
@@ -53,7 +53,12 @@ def chat_access(game: Game, viewer, seat_a_number: int, seat_b_number: int) -> t
     """The two seats of a chat the viewer may read; anyone else is told it does not exist (404)."""
     from django.http import Http404
 
-    seats = {s.number: s for s in Seat.objects.filter(game=game, number__in=[seat_a_number, seat_b_number])}
+    seats = {
+        s.number: s
+        for s in Seat.objects.filter(game=game, number__in=[seat_a_number, seat_b_number]).select_related(
+            "user__profile"
+        )
+    }
     if len(seats) != 2:
         raise Http404("No such chat.")
     if viewer.role == "host":

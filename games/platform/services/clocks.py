@@ -47,7 +47,7 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
         deadline = now + timedelta(seconds=pending.seconds + banked.pop(str(seat.number), 0))
     clock.turn_key = pending.turn_key
     if clock.seat_id != seat.pk:
-        enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind)
+        enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind, clock.generation + 1)
     clock.banked = banked
     clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
     if game.paused_at:

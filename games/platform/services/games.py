@@ -56,6 +56,8 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
     seated = game.seats.filter(user=user).values_list("number", flat=True).first()
     if seated is not None:
         raise RulesError(f"{user} is already seated in this game (seat {seated + 1}).", field="user")
+    if SeasonPlayer.objects.filter(season=game.season, user=user, eliminated=True).exists():
+        raise RulesError(f"{user} has been eliminated from {game.season.name}.", field="user")
     kind = registry.get(game.game_type)
     taken = game.seats.count()
     if taken >= kind.max_players:
