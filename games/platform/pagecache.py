@@ -213,7 +213,7 @@ def private_changed(game_id: int, user_ids) -> None:
     their pages and live partials are out of date, nobody else's. The public version stays, so spectators
     cannot count private events by it (issue 17.7). With the page cache off the polls have only the
     version: it moves."""
-    if not enabled():
+    if not enabled():  # no shared cache: versions.py keeps no number to raise either
         Game.objects.filter(pk=game_id).update(version=F("version") + 1)
         return
     seats = [f"stamp:seat:{game_id}:{uid}" for uid in sorted(set(user_ids))]
