@@ -9,6 +9,7 @@ import json
 from datetime import UTC
 
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse, JsonResponse
@@ -101,7 +102,7 @@ def game_page(request, game_id: int):
         game.refresh_from_db()
     with reading(game):
         obs = observe(game, viewer)
-        context = _page_context(game, obs, form or _form_for(game, viewer, obs))
+        context = _page_context(game, obs, form or _form_for(game, viewer, obs), viewer)
     if request.htmx and request.htmx.target == "round-form":
         return render(request, "platform/game.html#round_form", context)
     # A form with errors is this request's own: it is never cached.
@@ -128,7 +129,7 @@ def _game_page_read(request, game_id: int):
         game, viewer = _full_game(game_id, viewer)
         with reading(game):
             obs = observe(game, viewer)
-            context = _page_context(game, obs, _form_for(game, viewer, obs))
+            context = _page_context(game, obs, _form_for(game, viewer, obs), viewer, look)
         body = _render_cacheable(request, "platform/game.html#body", context, look.slot)
     return render(request, "platform/game_page.html", {"title": light.name, "body": body})
 
@@ -164,12 +165,15 @@ def _full_game(game_id: int, viewer):
     return game, viewer
 
 
-def _page_context(game, obs, form) -> dict:
+def _page_context(game, obs, form, viewer, look=None) -> dict:
+    token = pagecache.poll_token(game, viewer, look)
     return {
         "game": game,
         "obs": obs,
         "form": form,
         "state_template": registry.get(game.game_type).page_template,
+        # The live partial's `v`: the public version, and the viewer's private stamps (game_feed).
+        "poll": f"{obs['version']}-{token}" if token else str(obs["version"]),
     }
 
 
@@ -246,18 +250,24 @@ def game_feed(request, game_id: int):
     if row is None or (not row["public"] and not request.user.is_authenticated):
         # A game closed to visitors is a 404 to them, "nothing new" included: that would confirm it exists.
         return HttpResponse(status=404)
-    if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
-        return HttpResponse(status=204)
+    version, _, token = request.GET.get("v", "").partition("-")
+    if version == str(row["version"]) and row["status"] != Game.Status.FINISHED:
+        # A spectator's `v` is the public version; a player's or a host's also names their private stamps
+        # (pagecache.poll_token), checked against the session's user without reading it from the database.
+        if not token or pagecache.poll_current(
+            game_id, row["season_id"], token, request.session.get(SESSION_KEY)
+        ):
+            return HttpResponse(status=204)
     light = Game(pk=game_id, **row)
     viewer, look = _cached_part(request, light, "live")
     body = look.body
     if body is None:
         viewer = viewer or viewer_or_404(light, request.user)
         game, viewer = _full_game(game_id, viewer)
-        context = _page_context(game, observe(game, viewer), None)
+        context = _page_context(game, observe(game, viewer), None, viewer, look)
         body = _render_cacheable(request, "platform/game.html#live", context, look.slot)
     response = HttpResponse(body)
-    if light.status == Game.Status.FINISHED and request.GET.get("v") == str(row["version"]):
+    if light.status == Game.Status.FINISHED and version == str(row["version"]):
         return HttpResponseStopPolling()
     return response
 
