@@ -5,10 +5,10 @@ the site slows, so it cannot show the queue that builds behind a busy site. Here
 chosen rate and each request is sent on its schedule; its latency counts from the moment it was due, so a
 driver that falls behind is counted against the result, never hidden (its lag is reported too).
 
-`capacity` steps the rate up (by `factor` each time) until a step's p99 exceeds the limit or an error
-appears (in two tries: one may fail to a pause of a shared machine), then halves the gap between the last
-rate that held and the first that did not, `refine` times. A case's capacity is the highest rate that held:
-p99 within the limit and no errors.
+`capacities` steps each case's rate up (by `factor` each time) until a step's p99 exceeds the limit or an
+error appears (in two tries: one may fail to a pause of a shared machine), then halves the gap between the
+last rate that held and the first that did not, `refine` times; the cases take turns, a step each. A case's
+capacity is the highest rate that held: p99 within the limit and no errors.
 """
 
 from __future__ import annotations
@@ -137,9 +137,56 @@ def held(row: dict, limit_ms: float = P99_LIMIT_MS) -> bool:
     return row["errors"] == 0 and row.get("p99_ms") is not None and row["p99_ms"] <= limit_ms
 
 
-def capacity(
+class Search:
+    """One case's search for its capacity: up by `factor` until a rate fails, then `refine` halvings of the
+    gap (on a log scale) between the last rate that held and the first that did not."""
+
+    def __init__(self, start: float, factor: float, refine: int, most: float):
+        self.rate, self.factor, self.refine, self.most = start, factor, refine, most
+        self.good, self.bad = 0.0, None
+        self.phase = "up"
+
+    def next_rate(self) -> float | None:
+        """The next rate to try, or None when the search is over."""
+        if self.phase == "refine":
+            return (self.good * self.bad) ** 0.5 if self.refine > 0 else None
+        return self.rate if self.phase in ("up", "down") else None
+
+    def record(self, rate: float, held_: bool) -> None:
+        if self.phase == "up":
+            if held_:
+                self.good, self.rate = rate, rate * self.factor
+                if self.rate > self.most:
+                    self.phase = "done"  # never failed below `most`: the capacity is at least this
+            elif self.good == 0.0:  # even the first rate failed: come down until one holds
+                self.bad, self.rate, self.phase = rate, rate / 2, "down"
+            else:
+                self.bad, self.phase = rate, "refine"
+        elif self.phase == "down":
+            if held_:
+                self.good, self.phase = rate, "refine"
+            else:
+                self.bad, self.rate = rate, rate / 2
+                if self.rate < 1:
+                    self.phase = "done"
+        else:
+            if held_:
+                self.good = rate
+            else:
+                self.bad = rate
+            self.refine -= 1
+
+    def result(self) -> dict:
+        return {
+            "capacity_rps": round(self.good, 1),
+            "first_failed_rps": round(self.bad, 1) if self.bad is not None else None,
+            "capped": self.bad is None,
+        }
+
+
+def capacities(
     port: int,
-    case,
+    cases: list,
     *,
     seconds: float,
     start: float = 25.0,
@@ -148,45 +195,31 @@ def capacity(
     most: float = 20_000.0,
     limit_ms: float = P99_LIMIT_MS,
 ) -> dict:
-    """The highest arrival rate the case holds (p99 ≤ `limit_ms`, no error), and every step taken."""
-    steps = []
+    """Each case's highest arrival rate with p99 ≤ `limit_ms` and no error, and every step taken.
 
-    def step(rate: float) -> bool:
+    The cases' searches take turns, one step each, so that a machine whose speed drifts (one shared with
+    other work) moves every case's steps alike, and the ratios to the ceiling stay fair.
+    """
+    searches = {case.name: Search(start, factor, refine, most) for case in cases}
+    steps: dict[str, list] = {case.name: [] for case in cases}
+
+    def step(case, rate: float) -> bool:
         # A rate that fails is tried once more: on a machine shared with other work, a pause of the whole
         # machine can fail one step at any rate. Both tries are in `steps`.
         for _ in range(2):
             row = run_rate(port, case, rate, seconds)
             row["held"] = held(row, limit_ms)
-            steps.append(row)
+            steps[case.name].append(row)
             time.sleep(0.5)  # the backlog of a failed step drains before the next one
             if row["held"]:
                 return True
         return False
 
-    good, bad = 0.0, None
-    rate = start
-    while rate <= most:
-        if step(rate):
-            good, rate = rate, rate * factor
-        else:
-            bad = rate
+    while True:
+        going = [(case, searches[case.name].next_rate()) for case in cases]
+        going = [(case, rate) for case, rate in going if rate is not None]
+        if not going:
             break
-    if bad is not None and good == 0.0:  # even the first rate failed: come down until one holds
-        rate = start / 2
-        while rate >= 1 and good == 0.0:
-            if step(rate):
-                good = rate
-            else:
-                bad, rate = rate, rate / 2
-    for _ in range(refine if bad is not None and good else 0):
-        middle = (good * bad) ** 0.5
-        if step(middle):
-            good = middle
-        else:
-            bad = middle
-    return {
-        "capacity_rps": round(good, 1),
-        "first_failed_rps": round(bad, 1) if bad is not None else None,
-        "capped": bad is None,  # never failed below `most`: the capacity is at least this
-        "steps": steps,
-    }
+        for case, rate in going:
+            searches[case.name].record(rate, step(case, rate))
+    return {name: {**search.result(), "steps": steps[name]} for name, search in searches.items()}

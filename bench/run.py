@@ -375,11 +375,8 @@ def main(argv=None) -> int:
                     results[case.name][str(clients)] = row
         if "openloop" in parts:
             search = {"start": 20.0, "factor": 2.0, "refine": 0, "most": 40.0} if args.smoke else {}
-            report["capacity"] = {
-                case.name: openloop.capacity(args.port, case, seconds=step_seconds, **search)
-                for case in cases
-                if case.name in OPEN_LOOP_CASES
-            }
+            driven = [case for case in cases if case.name in OPEN_LOOP_CASES]
+            report["capacity"] = openloop.capacities(args.port, driven, seconds=step_seconds, **search)
         if "live" in parts:
             report["live_move"] = live.measure(
                 args.port, world, moves=live_moves, matches=2 if args.smoke else 4

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 
 from games.platform.admin import HostScoped
 from games.platform.kit import RulesError
 from games.platform.models import Game
 
-from .hidden import deal_problems, parse_hand
+from .hidden import deal_summary, parse_hand
 from .models import Deal
 from .observation import card_counts
 from .settings import rules_settings
@@ -29,6 +29,14 @@ def hand_field(seat: int) -> forms.CharField:
         help_text="e.g. 3 dagger, 2 bat, 4 whip" if seat == 1 else "",
         widget=forms.TextInput(attrs={"size": 60}),
     )
+
+
+def deal_draft(deal: Deal) -> str:
+    """What keeps a deal a draft: hands for every seated player (3-7 before seating), each the rules' size."""
+    seated = deal.game.seats.count()
+    players = seated if seated >= 3 else max(len(deal.hands), 3)
+    settings = rules_settings(deal.game.settings, players)
+    return deal_summary(deal.hands, players, settings.hand_size)
 
 
 class DealForm(forms.ModelForm):
@@ -53,6 +61,8 @@ class DealForm(forms.ModelForm):
             self.fields[f"hand_{seat + 1}"].initial = hand_text(hand)
 
     def clean(self):
+        """A line that does not read as weapons is an error next to it; a blank line is a hand still to
+        deal, and a deal that breaks the rules is kept too: both as a draft the game cannot start with."""
         data = super().clean()
         game = data.get("game")
         if game is not None and game.status not in OPEN:
@@ -61,6 +71,7 @@ class DealForm(forms.ModelForm):
         for seat in range(SEATS):
             text = data.get(f"hand_{seat + 1}", "")
             if not text.strip():
+                hands.append([])
                 continue
             try:
                 hands.append(parse_hand(text))
@@ -68,28 +79,35 @@ class DealForm(forms.ModelForm):
                 self.add_error(f"hand_{seat + 1}", exc.message)
         if self.errors:
             return data
+        # Seated players fix the number of hands; before seating, as many as the last line filled.
+        filled = max((seat + 1 for seat, hand in enumerate(hands) if hand), default=0)
         seated = game.seats.count() if game is not None else 0
-        # Seated players fix the number of hands; before seating, any table the game allows.
-        players = seated if seated >= 3 else len(hands)
-        settings = rules_settings(game.settings if game is not None else {}, max(players, 1))
-        if len(hands) != players or not 3 <= players <= SEATS:
-            raise forms.ValidationError(
-                f"Give one hand per seat: {players if seated >= 3 else '3 to 7'} hands, filled from Seat 1."
-            )
-        for problem in deal_problems(hands, players, settings.hand_size):
-            raise forms.ValidationError(problem)
-        self.instance.hands = hands
+        self.instance.hands = hands[: max(filled, seated if seated >= 3 else 0)]
         return data
 
 
 @admin.register(Deal)
 class DealAdmin(HostScoped, admin.ModelAdmin):
+    game_type = "arms_race"  # the console links a game's page to its deal
     form = DealForm
-    list_display = ("game", "seats_dealt", "updated_at")
+    list_display = ("game", "seats_dealt", "draft", "updated_at")
 
     @admin.display(description="Hands")
     def seats_dealt(self, obj):
-        return len(obj.hands)
+        return sum(1 for hand in obj.hands if hand)
+
+    @admin.display(description="Ready to start?")
+    def draft(self, obj):
+        summary = deal_draft(obj)
+        return f"Draft: {summary}" if summary else "Complete"
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        summary = deal_draft(obj)
+        if summary:
+            messages.warning(
+                request, f"Saved as a draft: {summary}. The game cannot start until the deal is whole."
+            )
 
     def get_form(self, request, obj=None, change=False, **kwargs):
         base = super().get_form(request, obj, change=change, **kwargs)

@@ -12,7 +12,7 @@ from games.platform.registry import MAIN_MATCH, GameType, Outcome, Pending
 
 from . import rules
 from .describe import describe
-from .hidden import deal_problems, hidden_data
+from .hidden import deal_summary, hidden_data
 from .models import Deal
 from .names import usernames
 from .observation import observe
@@ -63,7 +63,8 @@ class ArmsRace(GameType):
         if deal is None:
             return []  # no deal by hand: the rules shuffle one from the game's seed
         settings = self.rules_settings(game)
-        return [f"the deal: {p}" for p in deal_problems(deal.hands, settings.players, settings.hand_size)]
+        summary = deal_summary(deal.hands, settings.players, settings.hand_size)
+        return [f"the deal is a draft: {summary}"] if summary else []
 
     def hidden_data_set(self, game, data: dict) -> None:
         hands = data.get("deal")

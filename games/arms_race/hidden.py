@@ -40,6 +40,15 @@ def deal_problems(hands: list[list[str]], players: int, hand_size: int) -> list[
     return []
 
 
+def deal_summary(hands: list[list[str]], players: int, hand_size: int) -> str:
+    """What keeps a deal a draft, in one line ("2 hands missing"); "" once it can be played."""
+    missing = sum(1 for hand in hands[:players] if not hand) + max(0, players - len(hands))
+    if missing:
+        return f"{missing} hand{'s' * (missing != 1)} missing"
+    problems = deal_problems(hands, players, hand_size)
+    return problems[0] if problems else ""
+
+
 def shuffled_hands(game, settings: Settings) -> list[list[str]]:
     """The deal the rules shuffle from the game's seed when no host dealt by hand (it replays exactly)."""
     state, _ = new_game(random.Random(game.seed), settings)

@@ -31,8 +31,9 @@ class BoardSetFormBase(forms.ModelForm):
     )
     keep_draft = forms.BooleanField(
         required=False,
-        label="Save even with violations",
-        help_text="Keep an unfinished set; the game cannot start until every rule holds.",
+        label="Save even with broken rules",
+        help_text="Keep boards that break a rule as a draft. Boards with cards still blank are always kept "
+        "as a draft. The game cannot start until every card is there and every rule holds.",
     )
     overrides = forms.CharField(
         required=False,
@@ -84,12 +85,12 @@ class BoardSetFormBase(forms.ModelForm):
         for rnd in ROUNDS:
             for i, (row, col) in enumerate(CELLS):
                 name = cell_field(rnd, row, col)
+                if not self.codes[rnd - 1][i]:
+                    continue  # a blank card is still to type: the set is kept as a draft
                 try:
                     cards[rnd, i] = card_from_code(self.codes[rnd - 1][i])
                 except RulesError as error:
-                    self.add_error(
-                        name, error.message if self.codes[rnd - 1][i] else "Missing: type e.g. 2R."
-                    )
+                    self.add_error(name, error.message)
         if len(cards) < len(ROUNDS) * len(CELLS):
             return data
         boards = tuple(tuple(cards[rnd, i] for i in range(len(CELLS))) for rnd in ROUNDS)
@@ -119,7 +120,7 @@ BoardSetForm = type(
             required=False,
             max_length=8,
             label=f"R{row}C{col}",
-            widget=forms.TextInput(attrs={"size": 3, "placeholder": "2R", "class": "cards-table-cell"}),
+            widget=forms.TextInput(attrs={"size": 3, "class": "cards-table-cell"}),
         )
         for rnd in ROUNDS
         for row, col in CELLS
@@ -168,7 +169,7 @@ class BoardSetAdmin(HiddenDataAdmin, admin.ModelAdmin):
     """Each host sees the boards of the games they host; a started game's boards are read-only."""
 
     form = BoardSetForm
-    list_display = ("game", "status", "valid", "heat_rule", "updated_at")
+    list_display = ("game", "status", "draft", "heat_rule", "updated_at")
     actions = ["generate_from_seed"]
 
     game_type = "cards_table"
@@ -198,14 +199,22 @@ class BoardSetAdmin(HiddenDataAdmin, admin.ModelAdmin):
     def board_check(self, obj):
         return boards_html(obj)
 
-    @admin.display(boolean=True)
-    def valid(self, obj):
-        return not obj.violations()
+    @admin.display(description="Ready to start?")
+    def draft(self, obj):
+        summary = obj.summary()
+        return f"Draft: {summary}" if summary else "Complete"
 
     def save_model(self, request, obj, form, change):
         obj.codes = form.codes
         obj.heat_overrides = form.heat_overrides
         super().save_model(request, obj, form, change)
+        summary = obj.summary()
+        if summary:
+            messages.warning(
+                request,
+                f"Saved as a draft: {summary}. The game cannot start until every card is there and every "
+                "rule holds.",
+            )
         audit(
             action="cards_table_boards",
             actor=request.user,

@@ -71,7 +71,8 @@ class CardsTable(GameType):
         board_set = BoardSet.objects.filter(game=game).first()
         if board_set is None:
             return ["the three boards are missing: enter them in the admin or generate them from the seed"]
-        return ["boards: " + v["message"] for v in board_set.violations()]
+        summary = board_set.summary()
+        return [f"the boards are a draft: {summary}"] if summary else []
 
     def hidden_data(self, game) -> dict:
         if game.state:
@@ -218,7 +219,8 @@ class CardsTable(GameType):
             raise NotReady(
                 f"Round {round.number} cannot close yet: the heat indicator guess of "
                 + ", ".join(f"{names[s]} (seat {s + 1})" for s in waiting)
-                + " waits for a host's verdict. Judge it on the game page; the round then resolves."
+                + " waits for a host's verdict. Judge it on the game page or its admin page; the round then "
+                + "resolves."
             )
         state, events = resolve_round(state)
         events = points_for_the_ledger(events)

@@ -50,6 +50,23 @@ class BoardSet(models.Model):
         diagonal = bool((self.game.settings.get("rules") or {}).get("diagonal_adjacency", False))
         return [v.to_dict() for v in validate_boards(boards, diagonal)]
 
+    def summary(self) -> str:
+        """What keeps this set a draft, in one line ("74 cards missing", "adjacent same number broken in
+        Round 2, row 3 (and 1 more)"); "" once every card is there and every rule holds."""
+        codes = self.codes if isinstance(self.codes, list) else []
+        missing = sum(1 for board in codes for code in board if not code) + 25 * max(0, 3 - len(codes))
+        if missing:
+            return f"{missing} card{'s' * (missing != 1)} missing"
+        found = self.violations()
+        if not found:
+            return ""
+        first = found[0]
+        words = f"{first['rule'].replace('_', ' ')} broken"
+        if first["cells"]:
+            rnd, row, _ = first["cells"][0]
+            words += f" in Round {rnd}, row {row}" if rnd else f" in row {row} of every round"
+        return words + (f" (and {len(found) - 1} more)" if len(found) > 1 else "")
+
 
 class HeatVerdict(models.Model):
     """A host's verdict on one player's heat indicator guess, for the exact text the player saved."""

@@ -12,7 +12,7 @@ from games.platform.services.audit import audit
 
 from .hidden import movement_from_seed
 from .models import MovementTable, TradeOffer
-from .rules import HORSES, ROUNDS, movement_table_problems
+from .rules import HORSES, ROUNDS
 
 UNSTARTED = (Game.Status.DRAFT, Game.Status.SEEDING)
 
@@ -57,14 +57,13 @@ class MovementTableFormBase(forms.ModelForm):
                 raise forms.ValidationError("Choose the game first.")
             self.grid = movement_from_seed(game.seed)
             return data
+        # A blank cell is a cell still to fill: the table is kept as a draft, and the game cannot start
+        # until it is complete. A value that is not 1, 2 or 3 is a slip, shown next to its cell.
         self.grid = {h: [data.get(cell(h, r)) for r in range(1, ROUNDS + 1)] for h in HORSES}
         for horse, row in self.grid.items():
             for r, value in enumerate(row, start=1):
-                if cell(horse, r) not in self.errors and value not in (1, 2, 3):
+                if cell(horse, r) not in self.errors and value not in (1, 2, 3, None):
                     self.add_error(cell(horse, r), "1, 2 or 3")
-        problems = movement_table_problems(self.grid)
-        if problems:
-            raise forms.ValidationError(problems)
         return data
 
 
@@ -76,6 +75,7 @@ MovementTableForm = type(
         cell(h, r): forms.IntegerField(
             required=False,
             label=f"{h} R{r}",
+            error_messages={"invalid": "1, 2 or 3"},
             widget=forms.NumberInput(attrs={"min": 1, "max": 3, "class": "vIntegerField"}),
         )
         for h in HORSES
@@ -99,7 +99,7 @@ class MovementTableAdmin(HiddenDataAdmin, admin.ModelAdmin):
     """Each host sees the tables of the games they host; a started game's table is read-only."""
 
     form = MovementTableForm
-    list_display = ("game", "status", "valid", "updated_at")
+    list_display = ("game", "status", "draft", "updated_at")
     actions = ["generate_from_seed"]
 
     game_type = "horse_race"
@@ -118,13 +118,19 @@ class MovementTableAdmin(HiddenDataAdmin, admin.ModelAdmin):
     def table(self, obj):
         return grid_html(obj.grid)
 
-    @admin.display(boolean=True)
-    def valid(self, obj):
-        return not obj.problems()
+    @admin.display(description="Ready to start?")
+    def draft(self, obj):
+        summary = obj.summary()
+        return f"Draft: {summary}" if summary else "Complete"
 
     def save_model(self, request, obj, form, change):
         obj.grid = form.grid
         super().save_model(request, obj, form, change)
+        summary = obj.summary()
+        if summary:
+            messages.warning(
+                request, f"Saved as a draft: {summary}. The game cannot start until every cell is filled."
+            )
         audit(
             action="horse_race_movement_table",
             actor=request.user,

@@ -46,7 +46,8 @@ class HorseRace(GameType):
         table = MovementTable.objects.filter(game=game).first()
         if table is None:
             return ["the movement table is missing: enter it in the admin or generate it from the seed"]
-        return ["movement table: " + p for p in table.problems()]
+        summary = table.summary()
+        return [f"the movement table is a draft: {summary}"] if summary else []
 
     def hidden_data(self, game) -> dict:
         table = MovementTable.objects.filter(game=game).first()

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from games.platform.models import Game, Seat
 
-from .rules import HORSES, movement_table_problems
+from .rules import HORSES, ROUNDS, movement_table_problems
 
 HORSE_CHOICES = [(h, h) for h in HORSES]
 
@@ -34,6 +34,22 @@ class MovementTable(models.Model):
 
     def problems(self) -> list[str]:
         return movement_table_problems(self.grid)
+
+    def summary(self) -> str:
+        """What keeps this table a draft, in one line ("23 cells missing"); "" once it is complete."""
+        grid = self.grid if isinstance(self.grid, dict) else {}
+        missing = sum(
+            1
+            for horse in HORSES
+            for r in range(ROUNDS)
+            if not isinstance(grid.get(horse), list) or r >= len(grid[horse]) or grid[horse][r] is None
+        )
+        if missing:
+            return f"{missing} cell{'s' * (missing != 1)} missing"
+        problems = self.problems()
+        if problems:
+            return problems[0] + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+        return ""
 
 
 class TradeOffer(models.Model):

@@ -85,8 +85,8 @@ def notify_round_resolved(round_id: int) -> None:
     _after_commit("notify_round_resolved", round_id)
 
 
-def send_reminder(round_id: int, user_ids: list[int]) -> None:
-    _after_commit("send_reminder", round_id, user_ids)
+def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> None:
+    _after_commit("send_reminder", round_id, user_ids, *([key] if key else []))
 
 
 def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> None:

@@ -17,6 +17,7 @@ from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
+from .zones import local_text
 
 log = logging.getLogger(__name__)
 
@@ -91,20 +92,23 @@ def notify_round_resolved(round_id: int) -> int:
             f"round_opened:{nxt.pk}",
             notify.wanting(users, "round_opened"),
             f"{game.name}: Round {nxt.number} is open",
-            f"Round {nxt.number} closes at {nxt.closes_at:%Y-%m-%d %H:%M} UTC.",
+            lambda zone: f"Round {nxt.number} closes at {local_text(nxt.closes_at, zone)}.",
         )
     return sent
 
 
 @notification("send_reminder")
-def send_reminder(round_id: int, user_ids: list[int]) -> int:
+def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
+    """`key`: what the emails are sent once under (the sweep's: the round's; each host reminder its own)."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
     return notify.send(
-        f"reminder:{rnd.pk}",
+        key or f"reminder:{rnd.pk}",
         notify.wanting(user_ids, "reminder"),
         f"{rnd.game.name}: Round {rnd.number} closes soon",
-        f"You have not submitted for Round {rnd.number} yet. "
-        f"It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC.",
+        lambda zone: (
+            f"You have not submitted for Round {rnd.number} yet. "
+            f"It closes at {local_text(rnd.closes_at, zone)}."
+        ),
     )
 
 

@@ -62,10 +62,14 @@ def test_a_draft_with_violations_is_kept_but_the_start_is_refused_until_fixed(dr
     boards = codes()
     boards[1][6] = ""  # one card of Round 2 missing
     saved = as_host(hank).post(
-        reverse("admin:cards_table_boardset_add"), form_data(draft, boards, keep_draft="on")
+        reverse("admin:cards_table_boardset_add"), form_data(draft, boards), follow=True
     )
-    assert saved.status_code == 200 and BoardSet.objects.filter(game=draft).exists() is False
-    assert "Missing: type e.g. 2R." in saved.context["adminform"].form.errors[cell_field(2, 2, 2)]
+    assert "Saved as a draft: 1 card missing." in saved.content.decode()
+    assert (
+        start(draft, hank).json()["detail"]
+        == "The hidden data is not ready: the boards are a draft: 1 card missing"
+    )
+    BoardSet.objects.filter(game=draft).delete()
     boards = codes()
     boards[2][0], boards[2][1] = boards[2][1], boards[2][0]  # swapped: every count still right, rules broken
     saved = as_host(hank).post(
@@ -76,7 +80,8 @@ def test_a_draft_with_violations_is_kept_but_the_start_is_refused_until_fixed(dr
     assert board_set.violations()
     refused = start(draft, hank)
     assert refused.status_code == 400
-    assert refused.json()["detail"].startswith("The hidden data is not ready: boards: ")
+    assert refused.json()["detail"].startswith("The hidden data is not ready: the boards are a draft: ")
+    assert "broken in Round 3, row 1" in refused.json()["detail"]
     page = as_host(hank).get(reverse("admin:cards_table_boardset_change", args=[board_set.pk]))
     assert board_set.violations()[0]["message"] in page.content.decode()
 

@@ -37,19 +37,29 @@ def draft(season, hank, nine):
     return game
 
 
-def test_a_bad_cell_is_refused_with_every_problem_named(draft, hank):
+def test_a_bad_cell_is_refused_next_to_it_and_blank_cells_are_kept_as_a_draft(draft, hank):
     grid = table()
     grid["A"][0] = 4
     grid["C"][9] = ""
     response = admin_as(hank).post(reverse("admin:horse_race_movementtable_add"), grid_post(draft, grid))
+    assert response.status_code == 200 and not MovementTable.objects.exists()
+    form = response.context["adminform"].form
+    assert form.errors == {"A1": ["1, 2 or 3"]}, "only the typed slip, next to its cell"
+    grid["A"][0] = 1
+    response = admin_as(hank).post(
+        reverse("admin:horse_race_movementtable_add"), grid_post(draft, grid), follow=True
+    )
+    assert "Saved as a draft: 1 cell missing." in response.content.decode()
+    assert HorseRace().hidden_problems(draft) == ["the movement table is a draft: 1 cell missing"]
+
+
+def test_one_value_typed_saves_a_draft_with_one_line_not_89(draft, hank):
+    data = {"game": draft.id, "A1": 2}
+    response = admin_as(hank).post(reverse("admin:horse_race_movementtable_add"), data, follow=True)
     page = response.content.decode()
-    assert response.status_code == 200
-    assert "Horse A, Round 1: 4 is not 1, 2 or 3." in page
-    assert "Horse C, Round 10: None is not 1, 2 or 3." in page
-    assert "1, 2 or 3" in page and not MovementTable.objects.exists()
-    assert HorseRace().hidden_problems(draft) == [
-        "the movement table is missing: enter it in the admin or generate it from the seed"
-    ]
+    assert "Saved as a draft: 89 cells missing." in page and "is not 1, 2 or 3" not in page
+    assert MovementTable.objects.get(game=draft).grid["A"][:2] == [2, None]
+    assert HorseRace().hidden_problems(draft) == ["the movement table is a draft: 89 cells missing"]
 
 
 def test_one_click_draws_the_table_from_the_seed(draft, hank):
@@ -105,7 +115,10 @@ def test_an_invalid_table_blocks_the_start_and_the_demo_draws_a_valid_one(draft,
     MovementTable.objects.create(game=draft, grid={"A": [1, 2]})
     with pytest.raises(RulesError) as refused:
         game_services.game_start(game=draft, actor=hank)
-    assert "movement table: Horse A, Round 3: missing (must be 1, 2 or 3)." in refused.value.message
+    assert (
+        refused.value.message
+        == "The hidden data is not ready: the movement table is a draft: 88 cells missing"
+    )
     HorseRace().demo_prepare(draft)
     assert HorseRace().hidden_problems(draft) == []
     game_services.game_start(game=draft, actor=hank)

@@ -171,3 +171,28 @@ def test_a_get_of_a_button_changes_nothing(client, running, hank):
     assert client.get(f"/admin/platform/game/{running.id}/host/pause/").status_code == 405
     running.refresh_from_db()
     assert running.paused_at is None
+
+
+def test_each_press_of_remind_sends_its_own_email(
+    client, running, hank, bob, alice, django_capture_on_commit_callbacks
+):
+    submission_save(seat=running.seats.get(user=alice), round_number=0, payload={"number": 1})
+    client.force_login(hank)
+    mail.outbox.clear()
+    for _ in range(2):
+        with django_capture_on_commit_callbacks(execute=True):
+            assert press(client, running, "remind") == "Reminder sent to bob."
+    assert [m.to for m in mail.outbox] == [[bob.email], [bob.email]]
+
+
+def test_an_unstarted_games_console_says_what_blocks_the_start_and_links_its_hidden_data(
+    client, season, hank
+):
+    game = game_services.game_create(
+        season=season, game_type="horse_race", name="Race", hosts=[hank], actor=hank
+    )
+    client.force_login(hank)
+    page = console_of(client, game)
+    assert "Before the start: the movement table is missing" in page
+    assert f'href="/admin/horse_race/movementtable/add/?game={game.id}"' in page
+    assert "Nobody is seated yet" in page and ">Start</button>" in page

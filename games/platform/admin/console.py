@@ -70,8 +70,9 @@ def _round_words(game: Game, rnd: Round | None, now) -> str:
     return f"Round {rnd.number} is open until {when(rnd.closes_at)} ({span(rnd.closes_at - now)} left)."
 
 
-def console(game: Game) -> dict:
-    """What the console shows of the game (its hosts' eyes only: the admin shows it to no one else)."""
+def console(game: Game, hidden_link: str = "") -> dict:
+    """What the console shows of the game (its hosts' eyes only: the admin shows it to no one else).
+    `hidden_link` is the page of the game's hidden data (a movement table, boards, a deal), if it has one."""
     kind = registry.get(game.game_type)
     now = timezone.now()
     with reading(game):
@@ -108,8 +109,11 @@ def console(game: Game) -> dict:
     summary = "Seats"
     if rnd is not None:
         summary = f"Round {rnd.number}: " + ", ".join(f"{n} {status}" for status, n in counts.items())
+    unstarted = game.status in (Game.Status.DRAFT, Game.Status.SEEDING)
     return {
         "kind": kind,
+        "hidden_link": hidden_link if unstarted else "",
+        "hidden_problems": kind.hidden_problems(game) if unstarted else [],
         "rows": rows,
         "round": rnd,
         "round_words": _round_words(game, rnd, now),
@@ -120,7 +124,7 @@ def console(game: Game) -> dict:
         "verdicts": [v for v in verdicts if v.given is None],
         "judged": [v for v in verdicts if v.given is not None],
         "buttons": _buttons(game, kind, rnd),
-        "seated": f"{len(seats)} of {kind.min_players}-{kind.max_players} players",
+        "seated": f"{len(seats)} seated ({kind.min_players} to {kind.max_players} players)",
         "categories": ANNOUNCE_CATEGORIES,
         "can_remind": open_round and bool(missing),
     }
@@ -287,6 +291,10 @@ class HostConsole:
 
     change_form_template = "admin/platform/game/console.html"
 
+    def hidden_link(self, game: Game) -> str:
+        """The admin page of the game's hidden data, if its type has one (the game admin says which)."""
+        return ""
+
     def get_urls(self):
         own = [
             path(
@@ -311,5 +319,5 @@ class HostConsole:
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and obj.pk:
-            context["console"] = console(obj)
+            context["console"] = console(obj, self.hidden_link(obj))
         return super().render_change_form(request, context, add, change, form_url, obj)

@@ -8,7 +8,7 @@ from django.db import transaction
 
 from .. import enqueue
 from ..errors import StateChanged
-from ..models import Game, Round, Submission
+from ..models import AuditLog, Game, Round, Submission
 from .audit import audit
 from .hosts import require_host
 from .notify import wanting
@@ -38,10 +38,13 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
         raise StateChanged("There is no open round: nobody has a submission to send.")
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
     missing = list(game.seats.exclude(pk__in=submitted).select_related("user"))
-    emails = set(wanting([s.user_id for s in missing], "reminder"))
-    emailed = [s.user.username for s in missing if s.user.email in emails]
-    unwilling = [s.user.username for s in missing if s.user.email not in emails]
+    willing = {uid for uid, *_ in wanting([s.user_id for s in missing], "reminder")}
+    emailed = [s.user.username for s in missing if s.user_id in willing]
+    unwilling = [s.user.username for s in missing if s.user_id not in willing]
     if emailed:
-        enqueue.send_reminder(rnd.pk, [s.user_id for s in missing if s.user.email in emails])
+        # Each press is its own reminder (sent once, even if the task runs twice), apart from the sweep's.
+        pressed = AuditLog.objects.filter(game=game, action="remind", detail__round=rnd.number).count()
+        key = f"reminder:{rnd.pk}:host:{pressed + 1}"
+        enqueue.send_reminder(rnd.pk, [s.user_id for s in missing if s.user_id in willing], key)
     audit(action="remind", actor=actor, game=game, round=rnd.number, emailed=emailed, unwilling=unwilling)
     return Reminded(round=rnd, emailed=emailed, unwilling=unwilling)
