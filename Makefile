@@ -27,7 +27,7 @@ venv: $(VENV)/.installed
 run: venv
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input --verbosity 0
-	$(PY) manage.py load_demo
+	$(PY) manage.py load_demo --base-url http://127.0.0.1:$(PORT)
 	$(PY) manage.py serve_all --port $(PORT)
 
 

@@ -61,6 +61,10 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "axes",
+    "allauth",
+    "allauth.account",
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.discord",
     "games.platform",
     *[app for app in os.environ.get("GENIUS_GAME_APPS", "").split(",") if app],
 ]
@@ -81,6 +85,9 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    # Every time shown in the viewer's zone (looked up only when a time is shown: games/platform/zones.py).
+    "games.platform.zones.ZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -103,6 +110,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
+                "games.platform.signup.context",
             ],
         },
     },
@@ -147,6 +155,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
+    # allauth's: it logs in whoever comes back from Discord.
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -155,6 +165,43 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Accounts (django-allauth): sign-up only from a season's invitation unless GENIUS_OPEN_SIGNUP is set
+# (games/platform/signup.py); login by username; an email is optional and verified when given; a reset
+# link goes by email. Discord login is offered when its client id and secret are set.
+GENIUS_OPEN_SIGNUP = env_flag("GENIUS_OPEN_SIGNUP")
+ACCOUNT_ADAPTER = "games.platform.signup.AccountAdapter"
+SOCIALACCOUNT_ADAPTER = "games.platform.signup.SocialAccountAdapter"
+ACCOUNT_FORMS = {"login": "games.platform.signup.LoginForm"}
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[genius] "
+ACCOUNT_SESSION_REMEMBER = None
+# As the old login did: the form works for whoever is logged in already (log in as someone else).
+ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # this session stays; every other one ends (Django's hash check)
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
+ACCOUNT_PREVENT_ENUMERATION = True
+# Wrong passwords are counted by django-axes first (per username and address, see AXES_* below); allauth's
+# own limit per address (20 a minute) catches one address trying many usernames, which axes' pairs do not,
+# and its limit per username stays above axes' so axes answers (429) first. Its other limits (sign-up,
+# password reset: 5 a minute per address given, 20 per client) are allauth's defaults. Both count the
+# client's address as the proxy saw it (genius/proxy.py).
+ACCOUNT_RATE_LIMITS = {"login_failed": "20/m/ip,10/5m/key"}
+SOCIALACCOUNT_LOGIN_ON_GET = False
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # a Discord email never logs into someone else's account
+SOCIALACCOUNT_STORE_TOKENS = False
+DISCORD_CLIENT_ID = os.environ.get("DISCORD_CLIENT_ID", "")
+DISCORD_CLIENT_SECRET = os.environ.get("DISCORD_CLIENT_SECRET", "")
+SOCIALACCOUNT_PROVIDERS = {
+    "discord": {
+        "APPS": [{"client_id": DISCORD_CLIENT_ID, "secret": DISCORD_CLIENT_SECRET}]
+        if DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET
+        else [],
+        "SCOPE": ["identify", "email"],
+    }
+}
 
 LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
@@ -319,7 +366,9 @@ SECURE_CSP = {
     "img-src": [CSP.SELF, "data:"],
     "connect-src": [CSP.SELF],
     "frame-ancestors": [CSP.NONE],
-    "form-action": [CSP.SELF],
+    # The Discord button posts here and is redirected to Discord's consent page: browsers hold a form's
+    # redirects to form-action too.
+    "form-action": [CSP.SELF, "https://discord.com"],
 }
 
 if PRODUCTION:

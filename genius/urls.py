@@ -3,6 +3,7 @@
 import sys
 from importlib.util import find_spec
 
+from allauth.account import views as account_views
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
@@ -16,8 +17,11 @@ urlpatterns = [
     path("livez/", health.livez, name="livez"),
     path("readyz/", health.readyz, name="readyz"),
     path("admin/", admin.site.urls),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    # The site's login is allauth's (it also takes the old form's `username`); the rest of allauth under
+    # accounts/: sign-up, password reset and change, email addresses, Discord.
+    path("login/", account_views.login, name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/", include("allauth.urls")),
     path("api/", include("games.platform.api.urls")),
     path("", include("games.platform.urls")),
 ]

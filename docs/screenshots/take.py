@@ -23,7 +23,7 @@ DEMO_PASSWORDS = {"host": "host-demo-pass", "spectator": "spectator-pass"}
 
 def login(page, base, user):
     page.goto(base + "/login/")
-    page.fill("input[name=username]", user)
+    page.fill("input[name=login]", user)
     page.fill("input[name=password]", DEMO_PASSWORDS.get(user, f"{user}-pass"))
     page.click("button[type=submit]")
 

@@ -99,7 +99,8 @@ DESCRIBED = [
         "rules.tokens_of_life_threshold",
         WHOLE,
         _RULES.tokens_of_life_threshold,
-        "Points a player needs at the end for a Token of Life.",
+        "Threshold N for the Tokens of Life: the top scorers win one, whole ties from the top while "
+        "their count stays within N.",
         least=0,
     ),
     Setting(

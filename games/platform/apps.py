@@ -17,9 +17,11 @@ class PlatformConfig(AppConfig):
 
         from django.conf import settings
 
-        from . import accounts, tasks  # noqa: F401
+        from . import accounts, people, signup, tasks  # noqa: F401
 
         accounts.connect()
+        people.connect()
+        signup.connect()
 
         for name in getattr(settings, "GENIUS_GAME_MODULES", []):
             import_module(name).register()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .kit import RulesError
+from .zones import local_text
 
 __all__ = [
     "RulesError",
@@ -22,7 +23,8 @@ class RoundClosed(Exception):
     def __init__(self, closed_at=None, message: str | None = None):
         self.closed_at = closed_at
         if message is None:
-            when = f" at {closed_at:%Y-%m-%d %H:%M:%S} UTC" if closed_at else ""
+            # In the zone of whoever reads it (the request's, named): see zones.ZoneMiddleware.
+            when = f" at {local_text(closed_at)}" if closed_at else ""
             message = f"The round closed{when}; this submission was not saved."
         super().__init__(message)
         self.message = message

@@ -485,3 +485,64 @@ class PendingTask(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name}{tuple(self.args)}"
+
+
+def zone_choices() -> list[tuple[str, str]]:
+    from zoneinfo import available_timezones
+
+    return [(name, name.replace("_", " ")) for name in sorted(available_timezones())]
+
+
+class Profile(models.Model):
+    """What a person shows of themselves: the name on every page, and the zone every time is shown in."""
+
+    user = models.OneToOneField(conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    display_name = models.CharField(
+        max_length=40, blank=True, help_text="Shown on every page in place of your username."
+    )
+    time_zone = models.CharField(max_length=64, default="UTC", choices=zone_choices)
+
+    def __str__(self) -> str:
+        return self.display_name or str(self.user)
+
+
+def new_invitation_token() -> str:
+    # 32 random bytes: the link is the whole secret, so it must not be guessable.
+    return secrets.token_urlsafe(32)
+
+
+def default_invitation_expiry():
+    return timezone.now() + timedelta(days=14)
+
+
+class Invitation(models.Model):
+    """A link a season's host hands out: whoever opens it in time, while places last, joins as a player."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True, default=new_invitation_token, editable=False)
+    expires_at = models.DateTimeField(default=default_invitation_expiry)
+    max_uses = models.PositiveIntegerField(
+        null=True, blank=True, help_text="How many people may join with it; empty for no limit."
+    )
+    uses = models.PositiveIntegerField(default=0, editable=False)
+    note = models.CharField(max_length=120, blank=True, help_text="For the hosts: who it was sent to.")
+    created_by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(max_uses__isnull=True) | Q(uses__lte=models.F("max_uses")),
+                name="invitation_not_over_used",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.season}" + (f" ({self.note})" if self.note else "")
+
+    def clean(self):
+        super().clean()
+        if self.max_uses is not None and self.max_uses < self.uses:
+            raise ValidationError({"max_uses": f"{self.uses} players have joined with it already."})

@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from . import registry
 from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission, TurnClock
+from .people import shown_name
 from .registry import Viewer
 from .services.clocks import seconds_left
 from .services.commitment import commitment_check
@@ -76,7 +77,7 @@ def viewer_or_404(game: Game, user) -> Viewer:
 
 def visible_events(game: Game, viewer: Viewer):
     """Announcements for all; reveals to their seat; everything to hosts and, after the end, to everyone."""
-    events = Event.objects.filter(game=game).select_related("seat__user")
+    events = Event.objects.filter(game=game).select_related("seat__user__profile")
     if viewer.role == "host" or game.status == Game.Status.FINISHED:
         return events
     if viewer.role == "player":
@@ -91,7 +92,7 @@ def event_dict(event: Event) -> dict:
         "category": event.category,
         "round": event.round_number,
         "text": event.text,
-        "to": event.seat.user.username if event.seat_id else None,
+        "to": shown_name(event.seat.user) if event.seat_id else None,
         "at": event.created_at.isoformat(),
     }
 
@@ -123,7 +124,7 @@ def _read_once(game: Game, what: str, read):
 
 def seats_with_players(game: Game) -> list[Seat]:
     """The game's seats in seat order, each with its player (a game type's view names them too)."""
-    return _read_once(game, "seats", lambda: list(game.seats.select_related("user")))
+    return _read_once(game, "seats", lambda: list(game.seats.select_related("user__profile")))
 
 
 def current_round(game: Game) -> Round | None:
@@ -150,7 +151,9 @@ def round_dict(rnd: Round | None, now) -> dict | None:
 def turn_clock(game: Game) -> TurnClock | None:
     """The live match's turn clock, with the seat and player it waits on."""
     return _read_once(
-        game, "clock", lambda: TurnClock.objects.select_related("seat__user").filter(game=game).first()
+        game,
+        "clock",
+        lambda: TurnClock.objects.select_related("seat__user__profile").filter(game=game).first(),
     )
 
 
@@ -161,7 +164,7 @@ def clock_dict(game: Game, now) -> dict | None:
     left = seconds_left(clock, now)
     return {
         "seat": clock.seat.number,
-        "player": clock.seat.user.username,
+        "player": shown_name(clock.seat.user),
         "kind": clock.kind,
         "seconds_left": left,
         "ends_at": (now + timedelta(seconds=left)).isoformat(),
@@ -195,7 +198,9 @@ def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
         "version": game.version,
         "poll_seconds": kind.poll_seconds,
         "viewer": {"role": viewer.role, "seat": viewer.seat_number},
-        "players": [{"seat": s.number, "name": s.user.username} for s in seats],
+        "players": [
+            {"seat": s.number, "name": shown_name(s.user), "username": s.user.username} for s in seats
+        ],
         "round": round_dict(rnd, now),
         "clock": clock_dict(game, now) if kind.flow == "turns" else None,
         "announcements": [e for e in events if e["kind"] == Event.Kind.ANNOUNCEMENT],
@@ -204,12 +209,16 @@ def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
         "commitment": commitment_check(game)
         or ({"commitment": game.commitment} if game.commitment else None),
     }
-    pick = DeathMatchPick.objects.filter(main_match=game).select_related("candidate", "opponent").first()
+    pick = (
+        DeathMatchPick.objects.filter(main_match=game)
+        .select_related("candidate__profile", "opponent__profile")
+        .first()
+    )
     if pick is not None:
         data["death_match_pick"] = {
-            "candidate": pick.candidate.username,
+            "candidate": shown_name(pick.candidate),
             "deadline": pick.deadline.isoformat(),
-            "opponent": pick.opponent.username if pick.opponent else None,
+            "opponent": shown_name(pick.opponent) if pick.opponent else None,
             "death_match": pick.death_match_id,
         }
     if viewer.role == "player":
@@ -243,13 +252,13 @@ def all_submissions(rnd: Round | None) -> list[dict]:
     return [
         {
             "seat": s.seat.number,
-            "player": s.seat.user.username,
+            "player": shown_name(s.seat.user),
             "payload": s.payload,
             "final": s.final,
             "saved_at": s.created_at.isoformat(),
         }
         for s in Submission.objects.filter(round=rnd)
-        .select_related("seat__user")
+        .select_related("seat__user__profile")
         .order_by("seat__number", "created_at")
     ]
 
@@ -290,7 +299,10 @@ def history(game: Game) -> dict:
             "started_at": game.started_at.isoformat() if game.started_at else None,
             "finished_at": game.finished_at.isoformat() if game.finished_at else None,
         },
-        "players": [{"seat": s.number, "name": s.user.username} for s in seats_with_players(game)],
+        "players": [
+            {"seat": s.number, "name": shown_name(s.user), "username": s.user.username}
+            for s in seats_with_players(game)
+        ],
         "rounds": [
             {
                 "number": n,
@@ -300,23 +312,25 @@ def history(game: Game) -> dict:
             }
             for n, r in sorted(rounds.items())
         ],
-        "events": [event_dict(e) for e in Event.objects.filter(game=game).select_related("seat__user")],
+        "events": [
+            event_dict(e) for e in Event.objects.filter(game=game).select_related("seat__user__profile")
+        ],
         "submissions": [
             {
                 "round": s.round.number,
                 "seat": s.seat.number,
-                "player": s.seat.user.username,
+                "player": shown_name(s.seat.user),
                 "payload": s.payload,
                 "final": s.final,
                 "saved_at": s.created_at.isoformat(),
             }
             for s in Submission.objects.filter(round__game=game)
-            .select_related("round", "seat__user")
+            .select_related("round", "seat__user__profile")
             .order_by("round__number", "seat__number", "created_at", "id")
         ],
         "ledger": [
             {
-                "player": e.account.user.username,
+                "player": shown_name(e.account.user),
                 "what": e.account.what,
                 "item": e.account.item,
                 "delta": e.delta,
@@ -325,7 +339,9 @@ def history(game: Game) -> dict:
                 "round": e.round_number,
                 "at": e.created_at.isoformat(),
             }
-            for e in LedgerEntry.objects.filter(game=game).select_related("account__user").order_by("id")
+            for e in LedgerEntry.objects.filter(game=game)
+            .select_related("account__user__profile")
+            .order_by("id")
         ],
         "hidden_data": kind.hidden_data(game),
         "commitment": commitment_check(game),

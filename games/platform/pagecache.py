@@ -19,6 +19,8 @@ otherwise (the tests turn it on: they run in one process).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import secrets
 from dataclasses import dataclass
@@ -26,9 +28,11 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import F
 from django.middleware.csrf import get_token
 from django.utils.safestring import SafeString, mark_safe
 
+from .models import Game
 from .registry import Viewer
 
 log = logging.getLogger(__name__)
@@ -86,19 +90,81 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
         return Lookup(role=role)
     stamps: tuple = ()
     if role == "player":
-        for stamp in stamp_keys:
-            if stamp not in found:
-                # A stamp nobody has set (or one the cache dropped) starts from a fresh random value, never
-                # from a value an older body may have been stored under.
-                cache.add(stamp, secrets.token_hex(8), timeout=None)
-                found[stamp] = cache.get(stamp)
-        stamps = tuple(found[stamp] for stamp in stamp_keys)
+        stamps = _stamps(stamp_keys, found)
     slot = Slot(bodies[role], stamps)
     kept = found.get(slot.key)
     if kept is None or kept[0] != stamps:
         # Only the database's role picks where a new body goes.
         return Lookup(slot, None, role) if viewer is not None else Lookup()
     return Lookup(slot, fill(kept[1], request), role)
+
+
+def _player_keys(game_id: int, season_id: int, user_id: int) -> list[str]:
+    return [f"stamp:seat:{game_id}:{user_id}", f"stamp:ledger:{season_id}:{user_id}"]
+
+
+def _hosts_key(game_id: int) -> str:
+    return f"stamp:hosts:{game_id}"
+
+
+def _stamps(keys: list[str], found: dict | None = None) -> tuple:
+    """The stamps' values (`found`: what a lookup already read of them)."""
+    found = dict(cache.get_many(keys) if found is None else found)
+    for stamp in keys:
+        if found.get(stamp) is None:
+            # A stamp nobody has set (or one the cache dropped) starts from a fresh random value, never
+            # from a value an older body may have been stored under.
+            cache.add(stamp, secrets.token_hex(8), timeout=None)
+            found[stamp] = cache.get(stamp)
+    return tuple(found[stamp] for stamp in keys)
+
+
+def _digest(stamps: tuple) -> str | None:
+    if any(stamp is None for stamp in stamps):  # the cache did not answer: no token, every poll renders
+        return None
+    return hashlib.blake2s(repr(stamps).encode(), digest_size=8).hexdigest()
+
+
+def poll_token(game, viewer: Viewer, look: Lookup | None = None) -> str:
+    """What the live partial's `v` carries besides the public version, so a poll sees private news.
+
+    The public version moves only with what spectators see (issue 17.7). A player's inbox, offers and
+    balances move their own stamps, every inbox the hosts' stamp: "p" and the digest of the player's
+    stamps, "h" and the digest of the hosts' stamp. Spectators carry nothing (their body is shared). With
+    the cache off, private news moves the public version and nothing is carried.
+    """
+    if not enabled() or viewer.role == "spectator":
+        return ""
+    if viewer.role == "player":
+        if look is not None and look.slot is not None and look.slot.stamps:
+            stamps = look.slot.stamps  # the very stamps the body is kept under
+        else:
+            stamps = _stamps(_player_keys(game.pk, game.season_id, viewer.user.pk))
+        digest = _digest(stamps)
+        return f"p{digest}" if digest else ""
+    digest = _digest(_stamps([_hosts_key(game.pk)]))
+    return f"h{digest}" if digest else ""
+
+
+def poll_current(game_id: int, season_id: int, token: str, user_id) -> bool:
+    """Whether a live partial's token still names the stamps it was rendered under (then: "nothing new").
+
+    `user_id` is the session's: a player's token is checked against their own stamps, so another's token
+    tells nothing, and a host's against the game's hosts' stamp, which only a host's page has shown.
+    """
+    if not enabled() or not token:
+        return False
+    if token[0] == "h":
+        keys = [_hosts_key(game_id)]
+    elif token[0] == "p" and user_id:
+        keys = _player_keys(game_id, season_id, user_id)
+    else:
+        return False
+    found = cache.get_many(keys)
+    if len(found) != len(keys):
+        return False
+    digest = _digest(tuple(found[key] for key in keys))
+    return digest is not None and hmac.compare_digest(digest, token[1:])
 
 
 def keep(slot: Slot | None, body: str) -> None:
@@ -140,6 +206,18 @@ def _renew_after_commit(keys: list[str]) -> None:
         if len(transaction.get_connection().atomic_blocks) > 1:
             _renew_safely(keys)
         transaction.on_commit(lambda: _renew_safely(keys))
+
+
+def private_changed(game_id: int, user_ids) -> None:
+    """Something only `user_ids` (players) and the hosts may see moved (an inbox reveal, a trade offer):
+    their pages and live partials are out of date, nobody else's. The public version stays, so spectators
+    cannot count private events by it (issue 17.7). With the page cache off the polls have only the
+    version: it moves."""
+    if not enabled():  # no shared cache: versions.py keeps no number to raise either
+        Game.objects.filter(pk=game_id).update(version=F("version") + 1)
+        return
+    seats = [f"stamp:seat:{game_id}:{uid}" for uid in sorted(set(user_ids))]
+    _renew_after_commit([*seats, _hosts_key(game_id)])
 
 
 def seat_changed(seat) -> None:

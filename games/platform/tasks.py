@@ -17,6 +17,7 @@ from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
+from .zones import local_text
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +92,7 @@ def notify_round_resolved(round_id: int) -> int:
             f"round_opened:{nxt.pk}",
             notify.wanting(users, "round_opened"),
             f"{game.name}: Round {nxt.number} is open",
-            f"Round {nxt.number} closes at {nxt.closes_at:%Y-%m-%d %H:%M} UTC.",
+            lambda zone: f"Round {nxt.number} closes at {local_text(nxt.closes_at, zone)}.",
         )
     return sent
 
@@ -104,8 +105,10 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
         key or f"reminder:{rnd.pk}",
         notify.wanting(user_ids, "reminder"),
         f"{rnd.game.name}: Round {rnd.number} closes soon",
-        f"You have not submitted for Round {rnd.number} yet. "
-        f"It closes at {rnd.closes_at:%Y-%m-%d %H:%M} UTC.",
+        lambda zone: (
+            f"You have not submitted for Round {rnd.number} yet. "
+            f"It closes at {local_text(rnd.closes_at, zone)}."
+        ),
     )
 
 

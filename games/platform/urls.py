@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import account_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("games/<int:game_id>/export.json", views.game_export, name="game-export"),
     path("games/<int:game_id>/chats/", views.chat_list, name="chat-list"),
     path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.chat_page, name="chat"),
+    path("account/", account_views.profile, name="profile"),
+    path("join/<str:token>/", account_views.join, name="join"),
     path("account/notifications/", views.notification_settings, name="notification-settings"),
     path("games/<int:game_id>/pick/", views.death_match_pick, name="death-match-pick"),
     path("seasons/<int:season_id>/", views.season_page, name="season"),

@@ -6,14 +6,17 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
+from datetime import UTC
 
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
@@ -40,6 +43,7 @@ from .observation import (
     viewer_or_404,
     visible_games,
 )
+from .people import shown_name
 from .services import live, notify, rounds
 from .services.chat import chat_access, chat_messages, chat_post, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
@@ -98,7 +102,7 @@ def game_page(request, game_id: int):
         game.refresh_from_db()
     with reading(game):
         obs = observe(game, viewer)
-        context = _page_context(game, obs, form or _form_for(game, viewer, obs))
+        context = _page_context(game, obs, form or _form_for(game, viewer, obs), viewer)
     if request.htmx and request.htmx.target == "round-form":
         return render(request, "platform/game.html#round_form", context)
     # A form with errors is this request's own: it is never cached.
@@ -125,7 +129,7 @@ def _game_page_read(request, game_id: int):
         game, viewer = _full_game(game_id, viewer)
         with reading(game):
             obs = observe(game, viewer)
-            context = _page_context(game, obs, _form_for(game, viewer, obs))
+            context = _page_context(game, obs, _form_for(game, viewer, obs), viewer, look)
         body = _render_cacheable(request, "platform/game.html#body", context, look.slot)
     return render(request, "platform/game_page.html", {"title": light.name, "body": body})
 
@@ -161,19 +165,26 @@ def _full_game(game_id: int, viewer):
     return game, viewer
 
 
-def _page_context(game, obs, form) -> dict:
+def _page_context(game, obs, form, viewer, look=None) -> dict:
+    token = pagecache.poll_token(game, viewer, look)
     return {
         "game": game,
         "obs": obs,
         "form": form,
         "state_template": registry.get(game.game_type).page_template,
+        # The live partial's `v`: the public version, and the viewer's private stamps (game_feed).
+        "poll": f"{obs['version']}-{token}" if token else str(obs["version"]),
     }
 
 
 def _render_cacheable(request, template: str, context: dict, slot) -> SafeString:
     """Render a part of a game page; keep it in the page cache's `slot` (if any) with the CSRF token left
-    as a placeholder, and give it back filled for this request."""
-    text = render_to_string(template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request)
+    as a placeholder, and give it back filled for this request. Times in it are written in UTC: the body is
+    shared by viewers in every zone, and the page's script shows each time in the viewer's own."""
+    with timezone.override(UTC):
+        text = render_to_string(
+            template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
+        )
     pagecache.keep(slot, text)
     return pagecache.fill(text, request)
 
@@ -239,18 +250,24 @@ def game_feed(request, game_id: int):
     if row is None or (not row["public"] and not request.user.is_authenticated):
         # A game closed to visitors is a 404 to them, "nothing new" included: that would confirm it exists.
         return HttpResponse(status=404)
-    if request.GET.get("v") == str(row["version"]) and row["status"] != Game.Status.FINISHED:
-        return HttpResponse(status=204)
+    version, _, token = request.GET.get("v", "").partition("-")
+    if version == str(row["version"]) and row["status"] != Game.Status.FINISHED:
+        # A spectator's `v` is the public version; a player's or a host's also names their private stamps
+        # (pagecache.poll_token), checked against the session's user without reading it from the database.
+        if not token or pagecache.poll_current(
+            game_id, row["season_id"], token, request.session.get(SESSION_KEY)
+        ):
+            return HttpResponse(status=204)
     light = Game(pk=game_id, **row)
     viewer, look = _cached_part(request, light, "live")
     body = look.body
     if body is None:
         viewer = viewer or viewer_or_404(light, request.user)
         game, viewer = _full_game(game_id, viewer)
-        context = _page_context(game, observe(game, viewer), None)
+        context = _page_context(game, observe(game, viewer), None, viewer, look)
         body = _render_cacheable(request, "platform/game.html#live", context, look.slot)
     response = HttpResponse(body)
-    if light.status == Game.Status.FINISHED and request.GET.get("v") == str(row["version"]):
+    if light.status == Game.Status.FINISHED and version == str(row["version"]):
         return HttpResponseStopPolling()
     return response
 
@@ -264,7 +281,7 @@ def season_page(request, season_id: int):
         played &= Q(user__seats__game__public=True)
     members = (
         SeasonPlayer.objects.filter(season=season)
-        .select_related("user")
+        .select_related("user__profile")
         .annotate(games_played=Count("user__seats", filter=played, distinct=True))
     )
     totals = {
@@ -286,7 +303,7 @@ def season_page(request, season_id: int):
     standings = sorted(
         (
             {
-                "player": m.user.username,
+                "player": shown_name(m.user),
                 "user_id": m.user_id,
                 "eliminated": m.eliminated,
                 "games": m.games_played,
@@ -295,7 +312,7 @@ def season_page(request, season_id: int):
             }
             for m in members
         ),
-        key=lambda r: (r["eliminated"], -r["tokens_of_life"], -r["garnets"], r["player"]),
+        key=lambda r: (r["eliminated"], -r["tokens_of_life"], -r["garnets"], r["player"].lower()),
     )
     return render(
         request,
@@ -427,7 +444,9 @@ def death_match_pick(request, game_id: int):
     """The Elimination Candidate picks an opponent before the deadline; everyone else sees where it stands."""
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer_or_404(game, request.user)
-    pick = get_object_or_404(DeathMatchPick.objects.select_related("candidate", "opponent"), main_match=game)
+    pick = get_object_or_404(
+        DeathMatchPick.objects.select_related("candidate__profile", "opponent__profile"), main_match=game
+    )
     error = None
     options = pick_options(pick)
     if request.method == "POST":
@@ -436,7 +455,7 @@ def death_match_pick(request, game_id: int):
             if chosen is None:
                 raise RulesError("Pick one of the players listed.", field="opponent")
             pick_submit(pick=pick, user=request.user, opponent=chosen)
-            messages.success(request, f"You picked {chosen.username}.")
+            messages.success(request, f"You picked {shown_name(chosen)}.")
             return redirect("death-match-pick", game_id=game.id)
         except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
             error = exc.message

@@ -1,4 +1,4 @@
-// Countdowns to every deadline and times in the viewer's own time zone. The server's numbers are the truth:
+// Countdowns to every deadline and times in the viewer's chosen time zone. The server's numbers are the truth:
 // each poll re-renders them; between polls this only counts down.
 (function () {
   function fmt(total) {
@@ -9,6 +9,24 @@
   // Deadlines are written as absolute times (a page may come from the cache); the header carries the
   // server's clock, so a wrong clock on the viewer's machine does not move them.
   const skew = (parseFloat(document.body && document.body.dataset.now) * 1000 || Date.now()) - Date.now();
+  // Times are written as UTC instants (a cached page is the same for everyone); they are shown in the zone
+  // the viewer chose on their profile (named in the header), written as the server writes them in emails.
+  const zone = (document.body && document.body.dataset.zone) || "UTC";
+  const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+  let parts;
+  try {
+    parts = new Intl.DateTimeFormat("en-GB", {
+      timeZone: zone, year: "numeric", month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
+    });
+  } catch (e) {
+    parts = null;
+  }
+  function local(when) {
+    if (!parts) return when.toISOString().slice(0, 16).replace("T", " ") + " (UTC)";
+    const p = {};
+    parts.formatToParts(when).forEach(function (x) { p[x.type] = x.value; });
+    return p.day + " " + MONTHS[parseInt(p.month, 10) - 1] + " " + p.year + ", " + p.hour + ":" + p.minute + " (" + zone + ")";
+  }
   function start(root) {
     root.querySelectorAll("time.countdown").forEach(function (el) {
       if (el.dataset.started) return;
@@ -25,7 +43,7 @@
     });
     root.querySelectorAll("time.local").forEach(function (el) {
       const when = new Date(el.getAttribute("datetime"));
-      if (!isNaN(when)) el.textContent = when.toLocaleString();
+      if (!isNaN(when)) el.textContent = local(when);
     });
     root.querySelectorAll("form[data-confirm]").forEach(function (form) {
       if (form.dataset.bound) return;

@@ -38,4 +38,4 @@ def test_next_never_leaves_the_site(race, nine, client):
         reverse("game", args=[race.id]),
         {"op": "purchase", "op_horse": "A", "next": "https://elsewhere.example/"},
     )
-    assert sent.headers["Location"] == reverse("game", args=[race.id]) + "?fresh=1"
+    assert sent.headers["Location"] == reverse("game", args=[race.id])

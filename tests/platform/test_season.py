@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.test import Client
 from django.urls import reverse
 
 from games.platform.models import AuditLog, DeathMatchPick, Game, LedgerAccount, SeasonPlayer
@@ -208,3 +209,19 @@ def test_an_eliminated_player_cannot_be_seated_in_the_seasons_next_game(season, 
     ).content.decode()
     assert "alice has been eliminated from Season 1." in page
     assert list(game.seats.values_list("user__username", flat=True)) == ["bob"]
+
+
+def test_the_pick_page_tells_a_candidate_with_nobody_to_pick_that_the_hosts_decide(season, hank, alice, bob):
+    ledger_post(season=season, user=bob, what="tokens_of_life", delta=1, reason="won it")
+    mm = game_services.game_create(
+        season=season, game_type="tally", name="MM", hosts=[hank], settings={"rounds": 1}, actor=hank
+    )
+    for user in (alice, bob):
+        game_services.game_seat(game=mm, user=user, actor=hank)
+    game_services.game_start(game=mm, actor=hank)
+    play_tally_to_the_end(mm, {alice: 0, bob: 2})
+    client = Client()
+    client.force_login(alice)
+    page = client.get(reverse("death-match-pick", args=[mm.id])).content.decode()
+    assert "Nobody can be picked" in page and "The hosts set your opponent." in page
+    assert 'name="opponent"' not in page

@@ -11,12 +11,16 @@ from __future__ import annotations
 import os
 import random
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import time_machine
 from django.urls import reverse
+from django.utils import timezone
 
 from games.platform.models import DeathMatchPick, Game, LedgerAccount, SeasonPlayer
+from tests.sweeping import sweep
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,6 +88,12 @@ def season_made_by_the_organiser(organiser, url: str, name: str):
     organiser.click("input[name=_save]")
     organiser.wait_for_selector("text=was added successfully")
     return Season.objects.get(name=name)
+
+
+def window_closes(clock) -> None:
+    """The round's 30-minute window passes; the sweep (beat's task, every 5 s) closes and resolves it."""
+    clock.shift(timedelta(minutes=31))
+    sweep()
 
 
 def save_round(page, url: str, fill) -> None:
@@ -174,7 +184,7 @@ def test_a_season_from_a_horse_race_to_an_elimination(make_user, live_server, pa
     host = Host(page_as(hank, width=1200), url)
     race = host.create_game(season.id, "horse_race", "Main Match 1", 20261, RACE)
     shot(host.page, "01-host-creates-the-horse-race-and-seats-nine")
-    host.settings(race, window_minutes=30)  # short windows: the host closes each round when it is played
+    host.settings(race, window_minutes=30)  # short windows: each round closes 30 minutes after it opens
     host.go("/admin/horse_race/movementtable/add/")
     host.page.select_option("select[name=game]", str(race.id))
     host.page.check("input[name=from_seed]")
@@ -183,93 +193,265 @@ def test_a_season_from_a_horse_race_to_an_elimination(make_user, live_server, pa
     host.run("platform/game", [race.id], "start", "Start Main Match 1: done.")
     shot(host.page, "02-host-starts-the-race")
 
-    # Rounds 0-10, each saved by players from their own pages and closed by the host.
-    game_url = url + reverse("game", args=[race.id])
-    pages = {}
-    for number in range(11):
-        for name, fill in race_round_script(number):
-            if name not in pages:
-                pages[name] = page_as(players[name], width=390)
-            save_round(pages[name], game_url, fill)
-            if number in (0, 10):
-                shot(pages[name], f"03-{name}-saves-round-{number}")
-        host.run("platform/game", [race.id], "resolve_now", "Resolve Main Match 1: done.")
-    race.refresh_from_db()
-    assert race.status == Game.Status.RUNNING  # the ending waits on two decisions
-    assert race.rounds.order_by("-number").first().number == 11
+    # The site's clock runs on from here; the test moves it on where the race waits for a window to close.
+    with time_machine.travel(timezone.now(), tick=True) as clock:
+        # Rounds 0-10, each saved by players from their own pages; the host closes Round 0 at once, the
+        # others close when their window ends.
+        game_url = url + reverse("game", args=[race.id])
+        pages = {}
+        for number in range(11):
+            for name, fill in race_round_script(number):
+                if name not in pages:
+                    pages[name] = page_as(players[name], width=390)
+                save_round(pages[name], game_url, fill)
+                if number in (0, 10):
+                    shot(pages[name], f"03-{name}-saves-round-{number}")
+            if number == 0:
+                host.run("platform/game", [race.id], "resolve_now", "Resolve Main Match 1: done.")
+            else:
+                window_closes(clock)
+        race.refresh_from_db()
+        assert race.status == Game.Status.RUNNING  # the ending waits on two decisions
+        assert race.rounds.order_by("-number").first().number == 11
 
-    # The decision rounds: ann (sole winner, 9 points) gives the other ToL to one of the eight tied on 0,
-    # then votes on the Elimination Candidate among the same eight (tied for fewest points).
-    ann = pages["ann"]
-    ann.goto(game_url)
-    ann.select_option("select[name=choice]", label="ben")
-    ann.click("button[name=save]")
-    ann.wait_for_selector("text=Saved.")
-    shot(ann, "04-the-winner-gives-the-other-token-of-life")
-    host.run("platform/game", [race.id], "resolve_now", "Resolve Main Match 1: done.")
-    ann.goto(game_url)
-    ann.select_option("select[name=vote]", label="ivy")
-    ann.click("button[name=save]")
-    ann.wait_for_selector("text=Saved.")
-    shot(ann, "05-the-winner-votes-on-the-elimination-candidate")
-    host.run("platform/game", [race.id], "resolve_now", "Resolve Main Match 1: done.")
-    race.refresh_from_db()
-    assert race.status == Game.Status.FINISHED
-    tokens = {
-        a.user.username: a.balance
-        for a in LedgerAccount.objects.filter(season=season, what="tokens_of_life").select_related("user")
-    }
-    assert tokens == {"ann": 1, "ben": 1}  # "only two ToLs are given out"
+        # The decision rounds: ann (sole winner, 9 points) gives the other ToL to one of the eight tied on 0,
+        # then votes on the Elimination Candidate among the same eight (tied for fewest points).
+        ann = pages["ann"]
+        ann.goto(game_url)
+        ann.select_option("select[name=choice]", label="ben")
+        ann.click("button[name=save]")
+        ann.wait_for_selector("text=Saved.")
+        shot(ann, "04-the-winner-gives-the-other-token-of-life")
+        window_closes(clock)
+        ann.goto(game_url)
+        ann.select_option("select[name=vote]", label="ivy")
+        ann.click("button[name=save]")
+        ann.wait_for_selector("text=Saved.")
+        shot(ann, "05-the-winner-votes-on-the-elimination-candidate")
+        window_closes(clock)
+        race.refresh_from_db()
+        assert race.status == Game.Status.FINISHED
+        tokens = {
+            a.user.username: a.balance
+            for a in LedgerAccount.objects.filter(season=season, what="tokens_of_life").select_related("user")
+        }
+        assert tokens == {"ann": 1, "ben": 1}  # "only two ToLs are given out"
 
-    # The EC picks an opponent on the pick page: the two ToL holders cannot be picked.
-    ivy = page_as(players["ivy"], width=390)
-    ivy.goto(game_url)
-    ivy.get_by_role("link", name="Death Match pick: ivy").click()
-    options = ivy.locator("select[name=opponent] option").all_inner_texts()
-    assert options == ["cat", "dan", "eve", "fay", "gus", "hal"]
-    ivy.select_option("select[name=opponent]", label="hal")
-    ivy.get_by_role("button", name="Pick", exact=True).click()
-    ivy.wait_for_selector("text=You picked hal.")
-    shot(ivy, "06-the-elimination-candidate-picks-an-opponent")
+        # The EC picks an opponent on the pick page: the two ToL holders cannot be picked.
+        ivy = page_as(players["ivy"], width=390)
+        ivy.goto(game_url)
+        ivy.get_by_role("link", name="Death Match pick: ivy").click()
+        options = ivy.locator("select[name=opponent] option").all_inner_texts()
+        assert options == ["cat", "dan", "eve", "fay", "gus", "hal"]
+        ivy.select_option("select[name=opponent]", label="hal")
+        ivy.get_by_role("button", name="Pick", exact=True).click()
+        ivy.wait_for_selector("text=You picked hal.")
+        shot(ivy, "06-the-elimination-candidate-picks-an-opponent")
 
-    # The hosts create the Middle Marathon Death Match from the pick and start it.
-    pick = DeathMatchPick.objects.get(main_match=race)
+        # The hosts create the Middle Marathon Death Match from the pick and start it.
+        pick = DeathMatchPick.objects.get(main_match=race)
+        host.run(
+            "platform/deathmatchpick", [pick.id], "create_death_match", "Death Match for Main Match 1: done."
+        )
+        shot(host.page, "07-the-hosts-create-the-death-match")
+        dm = Game.objects.get(name="Death Match: ivy vs hal")
+        host.run("platform/game", [dm.id], "start", "Start Death Match: ivy vs hal: done.")
+
+        # The two play it live, each on their own page, to the end of the race.
+        hal = page_as(players["hal"])
+        dm_url = url + reverse("game", args=[dm.id])
+        moves = play_the_death_match({"ivy": ivy, "hal": hal}, dm_url, random.Random(2606))
+        dm.refresh_from_db()
+        assert dm.status == Game.Status.FINISHED and moves > 10
+        hal.goto(dm_url)
+        shot(hal, "08-the-death-match-is-over", full=False)
+        result = re.search(r"(ivy|hal) \((?:Blue|Red)\) wins\.", hal.locator("body").inner_text())
+        assert result, "the race names its winner"
+        loser = {"ivy": "hal", "hal": "ivy"}[result.group(1)]
+
+        # Nobody holds a ToL: the loser is eliminated, and the standings page says so.
+        assert dm.events.filter(text=f"{loser} is eliminated.").exists()
+        standings = page_as(None)
+        standings.goto(url + reverse("season", args=[season.id]))
+        row = standings.locator("tr", has_text=loser)
+        assert row.locator("td").last.inner_text() == "eliminated"
+        shot(standings, "09-the-standings-show-the-elimination")
+
+        # The season's next game cannot seat the eliminated player.
+        host.go("/admin/platform/game/add/")
+        host.page.select_option("select[name=season]", str(season.id))
+        host.page.select_option("select[name=game_type]", "arms_race")
+        host.page.fill("input[name=name]", "Main Match 2")
+        host.page.fill("input[name=seat_players]", f"cat dan {loser}")
+        host.page.click("input[name=_save]")
+        host.page.wait_for_selector(f"text={loser} has been eliminated from Season 7.")
+        shot(host.page, "10-the-eliminated-player-cannot-be-seated-again")
+        nxt = Game.objects.get(name="Main Match 2")
+        assert sorted(nxt.seats.values_list("user__username", flat=True)) == ["cat", "dan"]
+        assert SeasonPlayer.objects.get(season=season, user__username=loser).eliminated
+
+
+def elimination_candidate_picks(page, game_url: str) -> str:
+    """The EC opens the pick from the game's page and picks the first player offered; returns the name."""
+    page.goto(game_url)
+    page.get_by_role("link", name=re.compile("Death Match pick")).click()
+    opponent = page.locator("select[name=opponent] option").first.inner_text()
+    page.select_option("select[name=opponent]", label=opponent)
+    page.get_by_role("button", name="Pick", exact=True).click()
+    page.wait_for_selector(f"text=You picked {opponent}.")
+    return opponent
+
+
+def death_match_lost_on_the_clock(host: Host, main: Game, candidate, opponent, url: str, prefix: str) -> Game:
+    """The hosts make the Death Match from the pick, give it a 30-second reserve and start it; each player
+    makes their first move live, then the candidate lets the turn and the reserve run out."""
+    pick = DeathMatchPick.objects.get(main_match=main)
     host.run(
-        "platform/deathmatchpick", [pick.id], "create_death_match", "Death Match for Main Match 1: done."
+        "platform/deathmatchpick", [pick.id], "create_death_match", f"Death Match for {main.name}: done."
     )
-    shot(host.page, "07-the-hosts-create-the-death-match")
-    dm = Game.objects.get(name="Death Match: ivy vs hal")
-    host.run("platform/game", [dm.id], "start", "Start Death Match: ivy vs hal: done.")
-
-    # The two play it live, each on their own page, to the end of the race.
-    hal = page_as(players["hal"])
+    dm = Game.objects.get(decides_pick=pick)
+    host.settings(dm, reserve_seconds=30)
+    host.run("platform/game", [dm.id], "start", f"Start {dm.name}: done.")
     dm_url = url + reverse("game", args=[dm.id])
-    moves = play_the_death_match({"ivy": ivy, "hal": hal}, dm_url, random.Random(351))
+    for page in (candidate, opponent):
+        page.goto(dm_url)
+        page.wait_for_selector("button[name=action]", timeout=10000)  # the opponent's by polling
+        while page.locator("button[name=action]").count():
+            with page.expect_navigation():
+                page.locator("button[name=action]").first.click()
+    candidate.wait_for_selector("button[name=action]", timeout=10000)
+    shot(candidate, f"{prefix}-the-death-match-waits-on-the-candidate", full=False)
+    with time_machine.travel(timezone.now() + timedelta(minutes=5), tick=False):
+        for _ in range(4):
+            sweep()  # what beat does every 5 s: the turn runs out, then the reserve, 30 s at a time
     dm.refresh_from_db()
-    assert dm.status == Game.Status.FINISHED and moves > 10
-    hal.goto(dm_url)
-    shot(hal, "08-the-death-match-is-over", full=False)
-    result = re.search(r"(ivy|hal) \((?:Blue|Red)\) wins\.", hal.locator("body").inner_text())
-    assert result, "the race names its winner"
-    loser = {"ivy": "hal", "hal": "ivy"}[result.group(1)]
+    assert dm.status == Game.Status.FINISHED
+    candidate.goto(dm_url)
+    candidate.wait_for_selector("text=ran out of reserve time and loses")
+    return dm
 
-    # Nobody holds a ToL: the loser is eliminated, and the standings page says so.
-    assert dm.events.filter(text=f"{loser} is eliminated.").exists()
+
+def test_a_season_from_an_arms_race_to_a_token_of_life_spent(make_user, live_server, page_as):
+    url = live_server.url
+    organiser = make_user("olga", is_staff=True, is_superuser=True)
+    hank = make_user("hank", is_staff=True)
+    names = ["ana", "ben", "cleo"]
+    players = {name: make_user(name) for name in names}
+    season = season_made_by_the_organiser(page_as(organiser), url, "Season 8")
+    host = Host(page_as(hank, width=1200), url)
+    arms = host.create_game(season.id, "arms_race", "Arms Race 1", 404, names)
+    host.settings(arms, **{"rounds": 1, "wild_cards_offered": False})
+    host.run("platform/game", [arms.id], "start", "Start Arms Race 1: done.")
+
+    # Each attacker tells the truth about their first card; each target calls "truth" and is right.
+    game_url = url + reverse("game", args=[arms.id])
+    pages = {name: page_as(players[name], width=390) for name in names}
+    for turn in range(len(names) * 2 + 1):
+        acted = False
+        for page in pages.values():
+            page.goto(game_url)
+            if page.locator("select[name=card]").count():
+                card = page.locator("select[name=card] option").first.get_attribute("value")
+                page.select_option("select[name=card]", card)
+                page.select_option("select[name=claim]", card)
+                if turn == 0:
+                    shot(page, "11-an-arms-race-attack")
+                with page.expect_navigation():
+                    page.click("button[name=move]")
+                acted = True
+            elif page.get_by_role("button", name='Challenge: "truth"').count():
+                with page.expect_navigation():
+                    page.get_by_role("button", name='Challenge: "truth"').click()
+                acted = True
+        if not acted:
+            break
+    arms.refresh_from_db()
+    assert arms.status == Game.Status.FINISHED
+    spectator = page_as(None)
+    spectator.goto(game_url)
+    named = re.search(r"(\w+) is the Elimination Candidate and picks", spectator.locator("body").inner_text())
+    assert named, "the sole loser is named the Elimination Candidate"
+    ec = named.group(1)
+    assert "is the sole loser" in spectator.locator("body").inner_text()
+    shot(spectator, "12-the-arms-races-sole-loser-is-the-elimination-candidate", full=False)
+
+    # An earlier season's Token of Life, granted by the host in the season's admin, with its reason.
+    host.go(f"/admin/platform/season/{season.id}/change/")
+    host.page.fill("input[name=grant_to]", ec)
+    host.page.select_option("select[name=grant_what]", "tokens_of_life")
+    host.page.fill("input[name=grant_delta]", "1")
+    host.page.fill("input[name=grant_reason]", "carried from Season 7")
+    host.page.click("input[name=_save]")
+    host.page.wait_for_selector("text=Grant: done.")
+
+    opponent = elimination_candidate_picks(pages[ec], game_url)
+    death_match_lost_on_the_clock(host, arms, pages[ec], pages[opponent], url, "13")
+
+    # The season spends the candidate's Token of Life instead of eliminating them.
     standings = page_as(None)
     standings.goto(url + reverse("season", args=[season.id]))
-    row = standings.locator("tr", has_text=loser)
-    assert row.locator("td").last.inner_text() == "eliminated"
-    shot(standings, "09-the-standings-show-the-elimination")
+    cells = standings.locator("tr", has_text=ec).locator("td").all_inner_texts()
+    assert cells[2] == "0" and cells[-1] == "in"
+    shot(standings, "14-a-token-of-life-is-spent-instead")
+    assert not SeasonPlayer.objects.get(season=season, user__username=ec).eliminated
 
-    # The season's next game cannot seat the eliminated player.
-    host.go("/admin/platform/game/add/")
-    host.page.select_option("select[name=season]", str(season.id))
-    host.page.select_option("select[name=game_type]", "arms_race")
-    host.page.fill("input[name=name]", "Main Match 2")
-    host.page.fill("input[name=seat_players]", f"cat dan {loser}")
+
+def test_a_season_from_cards_on_the_table_to_an_elimination(make_user, live_server, page_as):
+    url = live_server.url
+    organiser = make_user("olga", is_staff=True, is_superuser=True)
+    hank = make_user("hank", is_staff=True)
+    names = ["ann", "ben", "cat", "dan"]
+    players = {name: make_user(name) for name in names}
+    season = season_made_by_the_organiser(page_as(organiser), url, "Season 9")
+    host = Host(page_as(hank, width=1200), url)
+    cards = host.create_game(season.id, "cards_table", "Cards 1", 4242, names)
+    # A table of four: Tokens of Life to the top two (Threshold 2), as ten players would give them to five.
+    host.settings(cards, rules__tokens_of_life_threshold=2)
+    host.go("/admin/cards_table/boardset/add/")
+    host.page.select_option("select[name=game]", str(cards.id))
+    host.page.check("input[name=from_seed]")
+    host.page.select_option("select[name=heat_rule]", "extremes")
     host.page.click("input[name=_save]")
-    host.page.wait_for_selector(f"text={loser} has been eliminated from Season 7.")
-    shot(host.page, "10-the-eliminated-player-cannot-be-seated-again")
-    nxt = Game.objects.get(name="Main Match 2")
-    assert sorted(nxt.seats.values_list("user__username", flat=True)) == ["cat", "dan"]
-    assert SeasonPlayer.objects.get(season=season, user__username=loser).eliminated
+    host.page.wait_for_selector("text=was added successfully")
+    host.run("platform/game", [cards.id], "start", "Start Cards 1: done.")
+
+    # ann and ben turn two cards a round, declaring an action between them; dan turns one; cat none.
+    game_url = url + reverse("game", args=[cards.id])
+    pages = {name: page_as(players[name], width=390) for name in names}
+    for page in pages.values():
+        page.on("dialog", lambda dialog: dialog.accept())  # "Flips are final. Turn over R1C1?"
+    for number in (1, 2, 3):
+        for seat, name in enumerate(names[:2]):
+            page = pages[name]
+            page.goto(game_url)
+            with page.expect_navigation():
+                page.get_by_role("button", name=f"Turn over R{seat + 1}C{number}").click()
+            page.get_by_label(["Nullify", "Replace", "Scout"][(seat + number) % 3]).check()
+            with page.expect_navigation():
+                page.get_by_role("button", name="Declare").click()
+            with page.expect_navigation():
+                page.get_by_role("button", name=f"Turn over R{seat + 2}C{number + 1}").click()
+            if number == 1 and seat == 0:
+                shot(page, "15-a-cards-on-the-table-player-turns-two-cards", full=False)
+        pages["dan"].goto(game_url)
+        with pages["dan"].expect_navigation():
+            pages["dan"].get_by_role("button", name=f"Turn over R5C{number}").click()
+        host.run("platform/game", [cards.id], "resolve_now", "Resolve Cards 1: done.")
+    cards.refresh_from_db()
+    assert cards.status == Game.Status.FINISHED
+    spectator = page_as(None)
+    spectator.goto(game_url)
+    text = spectator.locator("body").inner_text()
+    assert "Points: ann: 9, ben: 11, cat: 3, dan: 3" in text
+    assert "cat is the loser and elimination candidate (lowest card sum)." in text
+    assert "cat is the Elimination Candidate and picks" in text
+
+    opponent = elimination_candidate_picks(pages["cat"], game_url)
+    assert opponent == "dan"  # ann and ben hold the Tokens of Life: immune, as the season's settings say
+    death_match_lost_on_the_clock(host, cards, pages["cat"], pages[opponent], url, "16")
+
+    standings = page_as(None)
+    standings.goto(url + reverse("season", args=[season.id]))
+    assert standings.locator("tr", has_text="cat").locator("td").last.inner_text() == "eliminated"
+    shot(standings, "17-cards-on-the-tables-candidate-is-eliminated")
+    assert SeasonPlayer.objects.get(season=season, user__username="cat").eliminated

@@ -26,7 +26,7 @@ from django.test import Client
 from games.platform import registry
 from games.platform.admin.console import ACTIONS as CONSOLE_ACTIONS
 from games.platform.kit import Reveal
-from games.platform.models import Game, Season
+from games.platform.models import Game, Invitation, Season
 from games.platform.services import games as game_services
 from games.platform.services.chat import chat_post
 from games.platform.services.events import events_write
@@ -130,6 +130,7 @@ def build_world(make_user) -> World:
     season2 = Season.objects.create(name="Season 2")
     season2.hosts.add(other_host)
     world.seasons = [season, season2]
+    Invitation.objects.create(season=season, note="crawl", created_by=hank)
     world.games.append(tally_game(world, season, hank, players, "T"))
     world.games.append(tally_game(world, season2, other_host, players[:2], "O", public=False))
     extra: list = []
@@ -206,7 +207,9 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
             route.name, [("param", "object_id") if t == ("param", "id") else t for t in route.tokens]
         )
     unknown = params - {"game_id", "a", "b", "name", "season_id", "object_id", "app_label", "content_type_id"}
-    unknown -= {"url", "action"}  # action: a button of the host console (admin/.../game/<id>/host/<action>/)
+    # action: a button of the host console (admin/.../game/<id>/host/<action>/); token: an invitation's link;
+    # key, uidb36: allauth's emailed links.
+    unknown -= {"url", "action", "token", "key", "uidb36"}
     if unknown:
         raise LookupError(f"{route.name}: no filler for path parameters {sorted(unknown)}")
     out = []
@@ -254,6 +257,13 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
         return [(route.build({"app_label": label}), set(), "index") for label in labels]
     if "url" in params:
         return [(route.build({"url": "no-such-page/"}), set(), "error")]
+    if "token" in params:
+        # An invitation's page names its season, nothing of its games; and an unknown token says so.
+        tokens = [*Invitation.objects.values_list("token", flat=True), "no-such-invitation"]
+        return [(route.build({"token": token}), set(), "page") for token in tokens]
+    if {"key", "uidb36"} & params:
+        # allauth's emailed links (a reset, an email check) with keys nobody was sent.
+        return [(route.build({"key": "no-such-key", "uidb36": "0"}), set(), "error")]
     return [(route.build({}), set(), "page")]
 
 

@@ -19,6 +19,7 @@ from ..models import (
     DeathMatchPick,
     Event,
     Game,
+    Invitation,
     LedgerAccount,
     LedgerEntry,
     Round,
@@ -659,3 +660,93 @@ class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
                 f"Death Match for {pick.main_match}",
                 lambda p=pick: death_match_create(pick=p, actor=request.user),
             )
+
+
+class InvitationForm(forms.ModelForm):
+    hours = forms.IntegerField(
+        min_value=1, max_value=24 * 90, initial=24 * 14, help_text="How long the link works (up to 90 days)."
+    )
+
+    class Meta:
+        model = Invitation
+        fields = ("season", "max_uses", "note")
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """A season's hosts invite players: the link lets a newcomer sign up (or log in) and join in one step."""
+
+    list_display = ("season", "link", "expires_at", "places", "note", "created_by")
+    actions = ["expire_now"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        if obj is None:
+            kwargs["form"] = InvitationForm
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ("season", "hours", "max_uses", "note")
+        return ("season", "link", "expires_at", "max_uses", "uses", "note", "created_by", "created_at")
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else ("season", "link", "uses", "created_by", "created_at")
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            audit(action="invitation_edit", actor=request.user, season=obj.season, fields=form.changed_data)
+            return
+        from ..services.invitations import invitation_create
+
+        made = invitation_create(
+            season=obj.season,
+            actor=request.user,
+            hours=form.cleaned_data["hours"],
+            max_uses=obj.max_uses,
+            note=obj.note,
+        )
+        obj.pk, obj.token, obj.expires_at = made.pk, made.token, made.expires_at
+
+    @admin.display(description="link (send the address it opens)")
+    def link(self, obj):
+        from django.urls import reverse
+        from django.utils.html import format_html
+
+        path = reverse("join", args=[obj.token])
+        return format_html('<a href="{}">{}</a>', path, path)
+
+    @admin.display(description="places")
+    def places(self, obj):
+        return f"{obj.uses} of {obj.max_uses}" if obj.max_uses else f"{obj.uses} (no limit)"
+
+    @admin.action(description="Expire the selected invitations now")
+    def expire_now(self, request, queryset):
+        from django.utils import timezone
+
+        for invitation in queryset:
+            invitation.expires_at = min(invitation.expires_at, timezone.now())
+            invitation.save(update_fields=["expires_at"])
+            audit(action="invitation_expire", actor=request.user, season=invitation.season)
+        messages.success(request, "Expired: the links now say so.")
+
+    def has_module_permission(self, request):
+        return request.user.is_active and request.user.is_staff
+
+    def has_view_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def has_add_permission(self, request):
+        return self.has_module_permission(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self.has_module_permission(request)
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request).select_related("season", "created_by")
+        return qs if request.user.is_superuser else qs.filter(season__hosts=request.user)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "season" and not request.user.is_superuser:
+            kwargs["queryset"] = Season.objects.filter(hosts=request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)

@@ -137,6 +137,26 @@ class GrantIn(serializers.Serializer):
     reason = serializers.CharField(max_length=200)
 
 
+class InvitationIn(serializers.Serializer):
+    hours = serializers.IntegerField(
+        min_value=1, max_value=24 * 90, default=24 * 14, help_text="How long the link works."
+    )
+    max_uses = serializers.IntegerField(
+        min_value=1, required=False, allow_null=True, default=None, help_text="Empty: no limit."
+    )
+    note = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
+
+
+class InvitationOut(serializers.Serializer):
+    id = serializers.IntegerField()
+    season = serializers.IntegerField(source="season_id")
+    url = serializers.CharField(help_text="The link to send: opening it signs up or logs in, and joins.")
+    expires_at = serializers.DateTimeField()
+    max_uses = serializers.IntegerField(allow_null=True)
+    uses = serializers.IntegerField()
+    note = serializers.CharField()
+
+
 class HiddenIn(serializers.Serializer):
     data = serializers.DictField(help_text="The hidden data, in the shape GET returns it.")
 

@@ -25,6 +25,7 @@ urlpatterns = [
     ),
     path("seasons/<int:season_id>/transfer/", views.TransferApi.as_view(), name="api-transfer"),
     path("seasons/<int:season_id>/grant/", views.GrantApi.as_view(), name="api-grant"),
+    path("seasons/<int:season_id>/invitations/", views.InvitationApi.as_view(), name="api-invitations"),
     path("games/<int:game_id>/host/hidden/", views.HostHiddenApi.as_view(), name="api-host-hidden"),
     path("games/<int:game_id>/host/mute/", views.HostMuteApi.as_view(), name="api-host-mute"),
     path("games/<int:game_id>/host/announce/", views.HostAnnounceApi.as_view(), name="api-host-announce"),

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -24,6 +25,7 @@ from ..services import season as season_services
 from ..services.chat import chat_access, chat_messages, chat_post, chats_mute, require_player
 from ..services.death_match import death_match_create
 from ..services.events import announcement_post
+from ..services.invitations import invitation_create
 from ..services.ledger import balances
 from . import serializers as s
 
@@ -463,6 +465,37 @@ class GrantApi(APIView):
             actor=request.user,
         )
         return Response({"season": season.name, "balances": balances(season=season, user=user)})
+
+
+class InvitationApi(APIView):
+    """A season's hosts list its invitations and make new ones."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def hosted_season(self, request, season_id: int) -> Season:
+        season = get_object_or_404(Season, pk=season_id)
+        if not season_services.is_season_host(season, request.user):
+            raise NotAllowed("Only a host of this season may see and make its invitations.")
+        return season
+
+    def out(self, request, invitation):
+        invitation.url = request.build_absolute_uri(reverse("join", args=[invitation.token]))
+        return s.InvitationOut(invitation).data
+
+    @extend_schema(responses=s.InvitationOut(many=True), summary="The season's invitations (hosts)")
+    def get(self, request, season_id: int):
+        season = self.hosted_season(request, season_id)
+        return Response([self.out(request, i) for i in season.invitations.order_by("-id")])
+
+    @extend_schema(
+        request=s.InvitationIn, responses={201: s.InvitationOut}, summary="Invite players to the season"
+    )
+    def post(self, request, season_id: int):
+        season = self.hosted_season(request, season_id)
+        data = s.InvitationIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        invitation = invitation_create(season=season, actor=request.user, **data.validated_data)
+        return Response(self.out(request, invitation), status=status.HTTP_201_CREATED)
 
 
 class HostHiddenApi(HostApi):

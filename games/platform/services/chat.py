@@ -8,7 +8,6 @@ from ..errors import NotAllowed, StateChanged
 from ..kit import RulesError
 from ..models import ChatMessage, Game, Seat
 from .audit import audit
-from .events import bump_version
 from .hosts import require_host
 
 
@@ -19,7 +18,7 @@ def pair(seat_a: Seat, seat_b: Seat) -> tuple[Seat, Seat]:
 def chat_messages(*, game: Game, seat_a: Seat, seat_b: Seat, after: int = 0):
     low, high = pair(seat_a, seat_b)
     return ChatMessage.objects.filter(game=game, low_seat=low, high_seat=high, id__gt=after).select_related(
-        "author"
+        "author__profile"
     )
 
 
@@ -37,11 +36,10 @@ def chat_post(*, game: Game, author_seat: Seat, other_seat: Seat, text: str) -> 
     if game.status == Game.Status.FINISHED:
         raise StateChanged("The game is over; its chats are closed.")
     low, high = pair(author_seat, other_seat)
-    message = ChatMessage.objects.create(
+    # No version moves: a chat shows on its own page only, and spectators must not count messages by it.
+    return ChatMessage.objects.create(
         game=game, low_seat=low, high_seat=high, author=author_seat.user, text=text
     )
-    bump_version(game)
-    return message
 
 
 @transaction.atomic
@@ -55,7 +53,12 @@ def chat_access(game: Game, viewer, seat_a_number: int, seat_b_number: int) -> t
     """The two seats of a chat the viewer may read; anyone else is told it does not exist (404)."""
     from django.http import Http404
 
-    seats = {s.number: s for s in Seat.objects.filter(game=game, number__in=[seat_a_number, seat_b_number])}
+    seats = {
+        s.number: s
+        for s in Seat.objects.filter(game=game, number__in=[seat_a_number, seat_b_number]).select_related(
+            "user__profile"
+        )
+    }
     if len(seats) != 2:
         raise Http404("No such chat.")
     if viewer.role == "host":

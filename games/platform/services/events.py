@@ -7,7 +7,7 @@ from django.db.models import F
 from django.db.models.signals import m2m_changed
 from django.dispatch import receiver
 
-from .. import enqueue, versions
+from .. import enqueue, pagecache, versions
 from ..kit import Announce, Ledger, Reveal
 from ..models import Event, Game, Webhook
 from .ledger import ledger_post_many
@@ -37,7 +37,12 @@ def hosts_changed(sender, instance, action, reverse, pk_set, **kwargs) -> None:
 
 
 @transaction.atomic
-def events_write(*, game: Game, events, round_number: int | None = None, actor=None) -> list[Event]:
+def events_write(
+    *, game: Game, events, round_number: int | None = None, actor=None, public: bool = True
+) -> list[Event]:
+    """Write a rules outcome's events. `public=False`: nothing in it is for spectators (reveals and ledger
+    moves only, the rules state unchanged): the public version stays, and only the seats concerned (and
+    the actor, and the hosts) see their pages move (issue 17.7)."""
     seats = {seat.number: seat for seat in game.seats.select_related("user")}
     rows: list[Event] = []
     postings = []
@@ -72,7 +77,11 @@ def events_write(*, game: Game, events, round_number: int | None = None, actor=N
             raise TypeError(f"Unknown event {event!r}")
     ledger_post_many(season=game.season, game=game, postings=postings, round_number=round_number, actor=actor)
     created = Event.objects.bulk_create(rows)
-    bump_version(game)
+    if public:
+        bump_version(game)
+    else:
+        concerned = {seats[e.seat].user_id for e in events if isinstance(e, Reveal | Ledger)}
+        pagecache.private_changed(game.pk, concerned | ({actor.pk} if actor is not None else set()))
     announce_outward([e for e in created if e.kind == Event.Kind.ANNOUNCEMENT])
     return created
 

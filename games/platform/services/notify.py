@@ -1,4 +1,5 @@
-"""Emails to where the players are, each kind only to those who want it, and each only once.
+"""Emails to where the players are, each kind only to those who want it, and each only once, with the
+times in it in each one's own zone.
 
 Every email has a key naming what it is about and to whom; it is recorded as sent right after it went out,
 and a key already recorded is skipped. So a notification task may run again (a worker killed halfway, a
@@ -12,6 +13,7 @@ from django.core.mail import EmailMessage
 from django.db.models import Q
 
 from ..models import NotificationSent
+from ..people import zone_named
 
 KINDS = {
     "round_opened": "A round opened",
@@ -21,24 +23,27 @@ KINDS = {
 }
 
 
-def wanting(user_ids, kind: str) -> list[tuple[int, str]]:
-    """(user id, address) of those users who did not switch `kind` off (no preferences: everything)."""
+def wanting(user_ids, kind: str) -> list[tuple[int, str, str]]:
+    """(user id, address, time zone) of the users who did not switch `kind` off (no preferences: all)."""
     if kind not in KINDS:
         raise ValueError(kind)
     users = get_user_model().objects.filter(pk__in=list(user_ids)).exclude(email="")
     users = users.filter(Q(notification_prefs__isnull=True) | Q(**{f"notification_prefs__{kind}": True}))
-    return list(users.order_by("pk").values_list("pk", "email"))
+    rows = users.order_by("pk").values_list("pk", "email", "profile__time_zone")
+    return [(uid, email, zone or "UTC") for uid, email, zone in rows]
 
 
-def send(key: str, recipients: list[tuple[int, str]], subject: str, body: str) -> int:
-    """Email each (user id, address) once under `key:<user id>`; how many went out now."""
-    keys = {uid: f"{key}:{uid}" for uid, _ in recipients}
+def send(key: str, recipients: list[tuple[int, str, str]], subject: str, body) -> int:
+    """Email each (user id, address, zone) once under `key:<user id>`; how many went out now. `body` is the
+    text, or a function of the recipient's zone giving it (for a time written in it)."""
+    keys = {uid: f"{key}:{uid}" for uid, _, _ in recipients}
     done = set(NotificationSent.objects.filter(key__in=keys.values()).values_list("key", flat=True))
     sent = 0
-    for uid, email in recipients:
+    for uid, email, zone in recipients:
         if keys[uid] in done:
             continue
-        EmailMessage(subject, body, to=[email]).send()
+        text = body(zone_named(zone)) if callable(body) else body
+        EmailMessage(subject, text, to=[email]).send()
         NotificationSent.objects.get_or_create(key=keys[uid])
         sent += 1
     return sent

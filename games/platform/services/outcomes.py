@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from ..kit import Announce
+from ..kit import Announce, Ledger, Reveal
 from ..models import Game, TurnClock
 from .events import events_write
 from .season import on_game_finished
@@ -15,11 +15,28 @@ def outcome_apply(*, game: Game, outcome, round_number: int | None = None, actor
 
     Called inside the caller's transaction with the game row locked.
     """
-    game.state = outcome.state
+    before, game.state = game.state, outcome.state
     game.save(update_fields=["state"])
-    events_write(game=game, events=outcome.events, round_number=round_number, actor=actor)
+    events_write(
+        game=game,
+        events=outcome.events,
+        round_number=round_number,
+        actor=actor,
+        public=not _private(outcome, before),
+    )
     if outcome.finished:
         game_finish(game=game, now=now)
+
+
+def _private(outcome, before: dict) -> bool:
+    """Whether an outcome concerns its seats and the hosts only: reveals (and ledger moves) with the rules
+    state as it was, as a trade offer, a decline or a withdrawal is. Anything else may show to spectators."""
+    return (
+        not outcome.finished
+        and outcome.state == before
+        and any(isinstance(e, Reveal) for e in outcome.events)
+        and all(isinstance(e, Reveal | Ledger) for e in outcome.events)
+    )
 
 
 def game_finish(*, game: Game, now=None) -> None:

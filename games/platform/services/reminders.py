@@ -38,7 +38,7 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
         raise StateChanged("There is no open round: nobody has a submission to send.")
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
     missing = list(game.seats.exclude(pk__in=submitted).select_related("user"))
-    willing = {uid for uid, _ in wanting([s.user_id for s in missing], "reminder")}
+    willing = {uid for uid, *_ in wanting([s.user_id for s in missing], "reminder")}
     emailed = [s.user.username for s in missing if s.user_id in willing]
     unwilling = [s.user.username for s in missing if s.user_id not in willing]
     if emailed:

@@ -11,6 +11,7 @@ from .. import registry
 from ..errors import NotAllowed, RoundClosed, StateChanged
 from ..kit import Announce, RulesError
 from ..models import DeathMatchPick, Game, LedgerAccount, Season, SeasonPlayer
+from ..zones import local_text
 from .audit import audit
 from .events import events_write
 from .ledger import ledger_post
@@ -127,7 +128,7 @@ def pick_options(pick: DeathMatchPick) -> list:
     excluded = set(pick.excluded.values_list("pk", flat=True))
     return [
         s.user
-        for s in pick.main_match.seats.select_related("user")
+        for s in pick.main_match.seats.select_related("user__profile")
         if s.user_id not in excluded
         and not SeasonPlayer.objects.filter(
             season=pick.main_match.season, user=s.user, eliminated=True
@@ -146,7 +147,7 @@ def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatch
         raise StateChanged("The Death Match has already been created.")
     if now >= pick.deadline:
         raise RoundClosed(
-            pick.deadline, f"The pick closed at {pick.deadline:%Y-%m-%d %H:%M} UTC; the hosts decide now."
+            pick.deadline, f"The pick closed at {local_text(pick.deadline)}; the hosts decide now."
         )
     if opponent not in pick_options(pick):
         raise RulesError(f"{opponent.username} cannot be picked.", field="opponent")

@@ -1,4 +1,5 @@
-"""Load a demo: a season with a host, ten players and a spectator, and a game of every registered type."""
+"""Load a demo: a season with a host, ten players and a spectator, a game of every registered type, and an
+open invitation to the season (printed, so a newcomer can sign up and join from it)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from django.db import transaction
 from games.platform import registry
 from games.platform.models import Season
 from games.platform.services import games as game_services
+from games.platform.services.invitations import invitation_create, invitation_standing
 from games.platform.services.ledger import ledger_post
 
 DEMO_SEASON = "Demo Season"
@@ -23,6 +25,9 @@ class Command(BaseCommand):
             type=int,
             default=10,
             help="Round windows of the demo games, so rounds close while you watch.",
+        )
+        parser.add_argument(
+            "--base-url", default="http://127.0.0.1:8000", help="Where the site is served (for the link)."
         )
 
     @transaction.atomic
@@ -72,3 +77,15 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo logins (demo only, change them anywhere real):"))
         for username, password, staff in people:
             self.stdout.write(f"  {username:10} {password}{'   (host: /admin/)' if staff else ''}")
+        invitation = next(
+            (
+                i
+                for i in season.invitations.order_by("-id")
+                if invitation_standing(i).usable and i.max_uses is None
+            ),
+            None,
+        ) or invitation_create(season=season, actor=users["host"], hours=24 * 90, note="demo: open to anyone")
+        self.stdout.write(
+            self.style.SUCCESS("Invite new players (sign up and join the demo season in one step):")
+        )
+        self.stdout.write(f"  {options['base_url'].rstrip('/')}/join/{invitation.token}/")

@@ -1,0 +1,76 @@
+"""A person's own pages: the profile (name, zone, password, email, Discord) and an invitation's link."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from .errors import StateChanged
+from .kit import RulesError
+from .models import SeasonPlayer, zone_choices
+from .people import ensure_profile
+from .services.invitations import invitation_accept, invitation_find, invitation_standing
+from .services.profiles import profile_save
+from .signup import PENDING, discord_configured
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(
+        max_length=40, required=False, help_text="Shown on every page in place of your username."
+    )
+    time_zone = forms.ChoiceField(choices=zone_choices, help_text="Every time on the site is shown in it.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request):
+    current = ensure_profile(request.user)
+    form = ProfileForm(
+        request.POST or None,
+        initial={"display_name": current.display_name, "time_zone": current.time_zone},
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            profile_save(user=request.user, **form.cleaned_data)
+        except RulesError as exc:
+            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+        else:
+            messages.success(request, "Saved.")
+            return redirect("profile")
+    discord = None
+    if discord_configured():
+        discord = request.user.socialaccount_set.filter(provider="discord").first()
+    return render(
+        request,
+        "platform/profile.html",
+        {"form": form, "discord": discord, "discord_login": discord_configured()},
+        status=400 if form.errors else 200,
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def join(request, token: str):
+    """An invitation's link: a member goes to the season; a logged-in user joins with one button; a
+    newcomer signs up or logs in, and joins as they do (the invitation waits in their session)."""
+    invitation = invitation_find(token)
+    user = request.user
+    if invitation is not None and user.is_authenticated:
+        if SeasonPlayer.objects.filter(season=invitation.season, user=user).exists():
+            return redirect("season", season_id=invitation.season_id)
+    standing = invitation_standing(invitation)
+    if not standing.usable:
+        status = 404 if invitation is None else 410
+        return render(request, "platform/join.html", {"problem": standing.problem}, status=status)
+    if request.method == "POST" and user.is_authenticated:
+        try:
+            member = invitation_accept(token=token, user=user)
+        except StateChanged as exc:
+            return render(request, "platform/join.html", {"problem": exc.message}, status=410)
+        messages.success(request, f"You are a player of {member.season.name}.")
+        return redirect("season", season_id=member.season_id)
+    if not user.is_authenticated:
+        request.session[PENDING] = token
+    return render(request, "platform/join.html", {"invitation": invitation, "next": request.path})

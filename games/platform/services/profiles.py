@@ -1,0 +1,54 @@
+"""A person's profile: their display name and time zone.
+
+A display name is on the game pages of every game its owner plays or hosts, and those bodies are kept in
+the page cache per game version: changing the name moves those games' versions, so no page keeps the old
+one.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Q
+
+from ..kit import RulesError
+from ..models import Game, Profile
+from ..people import forget_prefs, zone_named
+from .events import bump_version
+
+
+def name_problem(user, display_name: str) -> str | None:
+    """Why another player could mistake this name for someone else's, if they could."""
+    from django.contrib.auth import get_user_model
+
+    name = display_name.strip()
+    if not name:
+        return None
+    if len(name) > 40:
+        return "A display name holds at most 40 characters."
+    taken = Profile.objects.filter(display_name__iexact=name).exclude(user=user).exists()
+    taken = taken or get_user_model().objects.filter(username__iexact=name).exclude(pk=user.pk).exists()
+    return "Another player already goes by that name." if taken else None
+
+
+@transaction.atomic
+def profile_save(*, user, display_name: str | None = None, time_zone: str | None = None) -> Profile:
+    profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
+    renamed = False
+    if display_name is not None:
+        display_name = display_name.strip()
+        problem = name_problem(user, display_name)
+        if problem:
+            raise RulesError(problem, field="display_name")
+        renamed = display_name != profile.display_name
+        profile.display_name = display_name
+    if time_zone is not None:
+        if zone_named(time_zone).key != time_zone:
+            raise RulesError("Pick a time zone from the list.", field="time_zone")
+        profile.time_zone = time_zone
+    profile.save()
+    transaction.on_commit(lambda: forget_prefs(user.pk))
+    forget_prefs(user.pk)
+    if renamed:
+        for game in Game.objects.filter(Q(seats__user=user) | Q(hosts=user)).distinct().only("pk"):
+            bump_version(game)
+    return profile

@@ -1,0 +1,124 @@
+"""Accounts through django-allauth: who may sign up, where a pending invitation is honoured, Discord's name.
+
+Sign-up is closed unless GENIUS_OPEN_SIGNUP is set or the visitor holds a usable invitation (opened
+`/join/<token>/` in this session). Whoever logs in or signs up with one pending joins its season as a
+player in the same step. A Discord identity gives a new account its first display name. allauth's own
+rate limits count the client's address as the proxy saw it (genius/proxy.py), like django-axes.
+"""
+
+from __future__ import annotations
+
+from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.signals import user_signed_up
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from allauth.socialaccount.models import SocialApp
+from allauth.socialaccount.signals import social_account_added
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.signals import user_logged_in
+from django.http import Http404
+
+from genius.proxy import client_ip
+
+from .errors import StateChanged
+from .models import Invitation
+from .people import ensure_profile
+from .services.invitations import invitation_accept, invitation_find, invitation_standing
+from .services.profiles import name_problem, profile_save
+
+PENDING = "genius_invitation"
+
+
+def pending_invitation(request) -> Invitation | None:
+    """The invitation this visitor opened, if it can still be used."""
+    session = getattr(request, "session", None)
+    token = session.get(PENDING) if session is not None else None
+    invitation = invitation_find(token) if token else None
+    return invitation if invitation is not None and invitation_standing(invitation).usable else None
+
+
+def discord_configured() -> bool:
+    return bool(settings.SOCIALACCOUNT_PROVIDERS.get("discord", {}).get("APPS"))
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def is_open_for_signup(self, request) -> bool:
+        return settings.GENIUS_OPEN_SIGNUP or pending_invitation(request) is not None
+
+    def get_client_ip(self, request) -> str:
+        return client_ip(request) or super().get_client_ip(request)
+
+
+class SocialAccountAdapter(DefaultSocialAccountAdapter):
+    def is_open_for_signup(self, request, sociallogin) -> bool:
+        return AccountAdapter().is_open_for_signup(request)
+
+    def get_app(self, request, provider, client_id=None):
+        # Without DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET its routes are simply not there (404).
+        try:
+            return super().get_app(request, provider, client_id=client_id)
+        except SocialApp.DoesNotExist:
+            raise Http404(f"Logging in with {provider} is not set up on this site.") from None
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's login form, which also takes the `username` field the site's old form posted."""
+
+    def __init__(self, *args, **kwargs):
+        data = kwargs.get("data")
+        if data is not None and "login" not in data and "username" in data:
+            data = data.copy()
+            data["login"] = data["username"]
+            kwargs["data"] = data
+        super().__init__(*args, **kwargs)
+
+
+def context(request) -> dict:
+    """For every page: whether the sign-up link and the Discord button show."""
+    return {
+        "signup_open": settings.GENIUS_OPEN_SIGNUP,
+        "discord_login": discord_configured(),
+    }
+
+
+def join_pending_season(sender, request, user, **kwargs) -> None:
+    """A login (a sign-up logs in too) with an invitation pending: the user joins its season now."""
+    if request is None or not hasattr(request, "session") or PENDING not in request.session:
+        return
+    token = request.session.pop(PENDING)
+    try:
+        member = invitation_accept(token=token, user=user)
+    except StateChanged as exc:
+        messages.error(request, exc.message)
+        return
+    messages.success(request, f"You are a player of {member.season.name}.")
+
+
+def discord_name(data: dict) -> str:
+    return (data.get("global_name") or data.get("username") or "").strip()[:40]
+
+
+def name_from_discord(request, user, sociallogin) -> None:
+    """A display name is taken from Discord while the user has none (and nobody else goes by it)."""
+    if sociallogin is None or sociallogin.account.provider != "discord":
+        return
+    name = discord_name(sociallogin.account.extra_data or {})
+    profile = ensure_profile(user)
+    if name and not profile.display_name and name_problem(user, name) is None:
+        profile_save(user=user, display_name=name)
+
+
+def on_signed_up(sender, request, user, sociallogin=None, **kwargs) -> None:
+    ensure_profile(user)
+    name_from_discord(request, user, sociallogin)
+
+
+def on_social_added(sender, request, sociallogin, **kwargs) -> None:
+    name_from_discord(request, sociallogin.user, sociallogin)
+
+
+def connect() -> None:
+    user_logged_in.connect(join_pending_season, dispatch_uid="genius-join-pending-season")
+    user_signed_up.connect(on_signed_up, dispatch_uid="genius-signed-up")
+    social_account_added.connect(on_social_added, dispatch_uid="genius-social-added")

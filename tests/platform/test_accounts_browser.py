@@ -1,0 +1,127 @@
+"""Accounts through a real browser (issue 23): joining a season from an invitation as a new user, logging in
+with (a stand-in for) Discord and connecting it to an existing account, resetting a password from the email
+in the test outbox, and a page's times in a chosen zone. Screenshots at 1280 and 390 px with
+GENIUS_SCREENSHOTS=<dir>."""
+
+from __future__ import annotations
+
+import os
+import re
+from zoneinfo import ZoneInfo
+
+import pytest
+import responses
+from allauth.socialaccount.models import SocialAccount
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.urls import reverse
+
+from games.platform.models import Profile, SeasonPlayer
+from games.platform.services.invitations import invitation_create
+from games.platform.services.ledger import ledger_post
+from games.platform.zones import local_text
+from tests.platform.discord_standin import NELLY, Discord, configure
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NEW = "a-Fresh-Secret-5521"
+
+
+def shoot(page, name: str) -> None:
+    where = os.environ.get("GENIUS_SCREENSHOTS")
+    if where:
+        for width in (1280, 390):
+            page.set_viewport_size({"width": width, "height": 900})
+            page.screenshot(path=f"{where}/accounts-{name}-{width}.png", full_page=True)
+
+
+def test_a_newcomer_joins_the_season_from_the_invitation(season, hank, page_as, live_server):
+    invitation = invitation_create(season=season, actor=hank, max_uses=5)
+    page = page_as(None, width=390)
+    page.goto(live_server.url + reverse("join", args=[invitation.token]))
+    assert "You are invited to play in Season 1" in page.inner_text("main")
+    shoot(page, "join")
+    page.click("text=Create an account and join")
+    page.fill("input[name=username]", "newcomer")
+    page.fill("input[name=password1]", NEW)
+    page.fill("input[name=password2]", NEW)
+    shoot(page, "signup")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/seasons/\d+/$"))
+    assert "You are a player of Season 1." in page.inner_text(".messages")
+    assert "newcomer" in page.inner_text("table.standings")
+    user = get_user_model().objects.get(username="newcomer")
+    assert SeasonPlayer.objects.filter(season=season, user=user).exists()
+
+
+def test_logging_in_with_discord_and_connecting_it_to_an_existing_account(
+    settings, alice, page_as, live_server
+):
+    configure(settings)
+    discord = Discord(user=dict(NELLY))
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add_passthru(live_server.url)
+        discord.serve(mock)
+        page = page_as(None)
+        # The browser's trip to Discord's consent page is answered here: accepted, straight back.
+        page.route(
+            "https://discord.com/**",
+            lambda route: route.fulfill(
+                status=302, headers={"Location": discord.authorize(route.request.url)}
+            ),
+        )
+        page.goto(live_server.url + reverse("login"))
+        page.fill("input[name=login]", "alice")
+        page.fill("input[name=password]", "pw-alice")
+        page.click("form.card button[type=submit]")
+        page.goto(live_server.url + reverse("profile"))
+        shoot(page, "profile")
+        page.click("text=Connect Discord")
+        page.wait_for_selector("text=Connected to Discord as")
+        assert SocialAccount.objects.get(provider="discord").user == alice
+        assert page.inner_text("header nav a[href='/account/']") == "Nelly the Great"
+        page.click("text=Log out")
+        page.goto(live_server.url + reverse("login"))
+        shoot(page, "login")
+        page.click("text=Log in with Discord")
+        page.wait_for_selector("header >> text=Nelly the Great")
+        assert "Log in" not in page.inner_text("header")
+
+
+def test_a_forgotten_password_is_reset_from_the_email(alice, page_as, live_server):
+    mail.outbox.clear()
+    page = page_as(None, width=390)
+    page.goto(live_server.url + reverse("login"))
+    page.click("text=Forgot your password?")
+    page.fill("input[name=email]", "alice@example.com")
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/password/reset/done/"))
+    (message,) = mail.outbox
+    link = re.search(r"http://\S+(/accounts/password/reset/key/\S+/)", message.body).group(1)
+    page.goto(live_server.url + link)
+    page.fill("input[name=password1]", NEW)
+    page.fill("input[name=password2]", NEW)
+    page.click("button[type=submit]")
+    page.goto(live_server.url + reverse("login"))
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", NEW)
+    page.click("form.card button[type=submit]")
+    page.wait_for_selector("header >> text=alice")
+    assert "Log in" not in page.inner_text("header")
+
+
+def test_a_pages_times_are_in_the_zone_the_player_chose(tally, alice, page_as, live_server):
+    page = page_as(alice)
+    page.goto(live_server.url + reverse("profile"))
+    page.select_option("select[name=time_zone]", "Asia/Kolkata")
+    page.click("form.card button[type=submit]")
+    assert Profile.objects.get(user=alice).time_zone == "Asia/Kolkata"
+    closes = tally.rounds.get(number=0).closes_at
+    expected = local_text(closes, ZoneInfo("Asia/Kolkata"))
+    page.goto(live_server.url + reverse("game", args=[tally.id]))
+    # The game page comes from a body shared by every viewer; the script writes it in alice's zone.
+    page.wait_for_selector(f"#live time.local >> text={expected}")
+    shoot(page, "game-times")
+    entry = ledger_post(season=tally.season, user=alice, what="garnets", delta=3, reason="a prize")
+    page.goto(live_server.url + reverse("my-ledger", args=[tally.season_id]))
+    assert page.inner_text("time.local") == local_text(entry.created_at, ZoneInfo("Asia/Kolkata"))
+    assert page.inner_text("time.local").endswith("(Asia/Kolkata)")
