@@ -135,20 +135,30 @@ def strangers(season, hank, make_user):
     return {"olga": olga, "sam": sam}
 
 
-@pytest.mark.parametrize("who", ["olga", "sam", "alice"])
+@pytest.mark.parametrize("who", ["olga", "sam", "alice", "anonymous"])
 def test_nobody_but_the_games_hosts_reaches_the_console_or_its_buttons(
     client, running, alice, strangers, who
 ):
     submission_save(
         seat=running.seats.get(user=alice), round_number=0, payload={"number": 7, "secret_note": "CANARY"}
     )
-    user = alice if who == "alice" else strangers[who]
-    client.force_login(user)
+    if who != "anonymous":
+        client.force_login(alice if who == "alice" else strangers[who])
     page = client.get(f"/admin/platform/game/{running.id}/change/")
     assert page.status_code in (302, 404) and b"CANARY" not in page.content and b"picks 7" not in page.content
     mail.outbox.clear()
     before = (Event.objects.filter(game=running).count(), AuditLog.objects.filter(game=running).count())
-    for action in ("start", "pause", "resume", "extend_hour", "extend_day", "resolve", "retry", "remind"):
+    for action in (
+        "start",
+        "pause",
+        "resume",
+        "extend_hour",
+        "extend_day",
+        "resolve",
+        "retry",
+        "remind",
+        "verdict",
+    ):
         answer = client.post(f"/admin/platform/game/{running.id}/host/{action}/")
         assert answer.status_code in (302, 404), action
         if answer.status_code == 302:
@@ -196,3 +206,26 @@ def test_an_unstarted_games_console_says_what_blocks_the_start_and_links_its_hid
     assert "Before the start: the movement table is missing" in page
     assert f'href="/admin/horse_race/movementtable/add/?game={game.id}"' in page
     assert "Nobody is seated yet" in page and ">Start</button>" in page
+
+
+def test_the_console_reads_the_same_number_of_queries_for_two_players_or_nine(
+    client, season, hank, make_user
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for size in (2, 9):
+        with machine.travel(NOON, tick=False):
+            game = game_services.game_create(season=season, game_type="tally", name=f"T{size}", hosts=[hank])
+            players = [make_user(f"p{size}_{n}") for n in range(size)]
+            for user in players:
+                game_services.game_seat(game=game, user=user, actor=hank)
+            game_services.game_start(game=game, actor=hank)
+        for seat in game.seats.all():
+            submission_save(seat=seat, round_number=0, payload={"number": 1}, final=seat.number % 2 == 0)
+        client.force_login(hank)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(f"/admin/platform/game/{game.id}/change/").status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts

@@ -412,7 +412,8 @@ class ReadOnlyHostScoped(HostScoped):
 @admin.register(Submission)
 class SubmissionAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
     game_path = "round__game"
-    list_display = ("round", "seat", "created_at", "final")
+    list_display = ("__str__", "round", "final", "created_at")
+    list_select_related = ("round__game", "seat__user")
     list_filter = ("final",)
     readonly_fields = ("round", "seat", "payload", "final", "created_at")
 
@@ -420,6 +421,7 @@ class SubmissionAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
 @admin.register(Event)
 class EventAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
     list_display = ("game", "round_number", "kind", "category", "seat", "text")
+    list_select_related = ("game", "seat__user")
     list_filter = ("kind", "category")
     search_fields = ("text",)
 
