@@ -12,7 +12,7 @@ from tests.horse_race.test_horse_race_site_full_game import four_player_game
 pytestmark = pytest.mark.django_db
 
 
-def test_the_winners_choice_awaits_the_winner_alone_and_the_pick_awaits_the_candidate(season, hank, make_user):
+def test_the_winners_choice_awaits_the_winner_alone_then_the_pick_the_candidate(season, hank, make_user):
     game, (ann, ben, cat, dan) = four_player_game(season, hank, make_user)
     assert [(a.need, a.round_number) for a in awaiting(ann)] == [("decision", ROUNDS + 1)]
     assert awaiting(ben) == awaiting(cat) == awaiting(dan) == []
