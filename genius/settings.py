@@ -265,6 +265,8 @@ CELERY_TASK_ROUTES = {
     for name in ("sweep", "resolve_round", "expire_clock")
 }
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
+# Where the site is, as players reach it: every email links to its exact page under this address.
+GENIUS_SITE_URL = os.environ.get("GENIUS_SITE_URL", "http://localhost:8000").rstrip("/")
 # Emails that met a database or mail server error are tried again, doubling from this wait up to the cap.
 GENIUS_NOTIFY_RETRY_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_SECONDS", "5"))
 GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_SECONDS", "120"))

@@ -84,7 +84,7 @@ def notify_round_resolved(round_id: int) -> int:
         f"results:{rnd.pk}",
         notify.wanting(users, "results"),
         f"{game.name}: Round {rnd.number} is resolved",
-        "The results are in your inbox on the game page.",
+        f"The results are in your inbox on the game page:\n{notify.page_link('game', game.id)}",
     )
     nxt = game.rounds.filter(number=rnd.number + 1).first()
     if nxt is not None:
@@ -92,7 +92,10 @@ def notify_round_resolved(round_id: int) -> int:
             f"round_opened:{nxt.pk}",
             notify.wanting(users, "round_opened"),
             f"{game.name}: Round {nxt.number} is open",
-            lambda zone: f"Round {nxt.number} closes at {local_text(nxt.closes_at, zone)}.",
+            lambda zone: (
+                f"Round {nxt.number} closes at {local_text(nxt.closes_at, zone)}.\n"
+                f"Submit on the game page: {notify.page_link('game', game.id)}"
+            ),
         )
     return sent
 
@@ -107,7 +110,8 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
         f"{rnd.game.name}: Round {rnd.number} closes soon",
         lambda zone: (
             f"You have not submitted for Round {rnd.number} yet. "
-            f"It closes at {local_text(rnd.closes_at, zone)}."
+            f"It closes at {local_text(rnd.closes_at, zone)}.\n"
+            f"Submit on the game page: {notify.page_link('game', rnd.game_id)}"
         ),
     )
 
@@ -121,7 +125,7 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> 
         f"your_turn:{game_id}:{generation}",
         notify.wanting([user_id], "your_turn"),
         f"{game.name}: {what}",
-        "The clock is running on the game page.",
+        f"The clock is running on the game page:\n{notify.page_link('game', game.id)}",
     )
 
 

@@ -65,3 +65,30 @@ def test_the_settings_page_saves_the_choices(alice, client):
     prefs = NotificationPreference.objects.get(user=alice)
     assert (prefs.round_opened, prefs.reminder, prefs.results, prefs.your_turn) == (False, False, True, True)
     assert "checked" in client.get(reverse("notification-settings")).content.decode()
+
+
+def test_every_email_links_to_its_game_page_under_the_sites_address(
+    tally, alice, bob, settings, django_capture_on_commit_callbacks
+):
+    settings.GENIUS_SITE_URL = "https://genius.example.org"
+    settings.GENIUS_REMINDER_HOURS = 1
+    link = f"https://genius.example.org/games/{tally.id}/"
+    with time_machine.travel(tally.rounds.get(number=0).closes_at - timedelta(minutes=5)):
+        sweep()
+    with django_capture_on_commit_callbacks(execute=True):
+        round_resolve(round_id=tally.rounds.get(number=0).id, early=True)
+    assert len(mail.outbox) == 6  # reminders, results and the next round, to both
+    assert all(link in m.body for m in mail.outbox), [m.body for m in mail.outbox]
+
+
+def test_the_your_turn_email_links_to_the_game(season, hank, alice, bob, django_capture_on_commit_callbacks):
+    from games.platform.services import games as game_services
+
+    game = game_services.game_create(
+        season=season, game_type="tally_duel", name="Duel", hosts=[hank], actor=hank
+    )
+    game_services.game_seat(game=game, user=alice, actor=hank)
+    game_services.game_seat(game=game, user=bob, actor=hank)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_start(game=game, actor=hank)
+    assert [m.body.splitlines()[-1] for m in mail.outbox] == [f"http://localhost:8000/games/{game.id}/"]

@@ -8,9 +8,11 @@ retry after a database or mail server error) and sends only what it had not sent
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.mail import EmailMessage
 from django.db.models import Q
+from django.urls import reverse
 
 from ..models import NotificationSent
 from ..people import zone_named
@@ -21,6 +23,11 @@ KINDS = {
     "results": "Results are waiting in my inbox",
     "your_turn": "It is my turn (or my decision) in a live match",
 }
+
+
+def page_link(name: str, *args) -> str:
+    """The absolute address of a page, for an email (GENIUS_SITE_URL: an email has no request to ask)."""
+    return settings.GENIUS_SITE_URL + reverse(name, args=args)
 
 
 def wanting(user_ids, kind: str) -> list[tuple[int, str, str]]:
