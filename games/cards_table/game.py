@@ -167,6 +167,12 @@ class CardsTable(GameType):
             cleaned["heat_guess"] = text.strip()
         return cleaned
 
+    def owed(self, game, seat, round) -> str | None:
+        if round.number == ROUND_OF_LOSER_CHOICE:
+            state = load(game)
+            return "decision" if state.final is not None and seat.number in state.final.winners else None
+        return "submission"
+
     def submission_form(self, game, seat, round, data=None, initial=None):
         state = load(game)
         names = seat_names(game)

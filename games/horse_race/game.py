@@ -109,6 +109,11 @@ class HorseRace(GameType):
             return DecisionForm(data=data, initial=initial, game=game, state=state, round_number=round.number)
         return RoundForm(data=data, initial=payload_to_initial(initial), state=state, seat=seat.number)
 
+    def owed(self, game, seat, round) -> str | None:
+        if round.number > ROUNDS:
+            return "decision" if decisions.owes(decisions.decision_now(load(game)), seat.number) else None
+        return "submission"
+
     def form_to_payload(self, form) -> dict:
         if isinstance(form, RoundForm):
             return form.payload

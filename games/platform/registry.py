@@ -136,6 +136,11 @@ class GameType:
     ) -> forms.Form | None:
         return None
 
+    def owed(self, game: Game, seat: Seat, round: Round) -> str | None:
+        """What the open round asks of this seat, for "awaiting you": "submission", "decision", or None
+        where it asks nothing of them (a decision round where others decide)."""
+        return "submission"
+
     def form_to_payload(self, form: forms.Form) -> dict:
         return dict(form.cleaned_data)
 

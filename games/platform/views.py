@@ -23,6 +23,7 @@ from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
 from . import pagecache, registry
+from .awaiting import awaiting
 from .errors import NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
 from .models import (
@@ -57,14 +58,17 @@ def healthz(request):
 
 def home(request):
     games = visible_games(request.user).select_related("season").order_by("-id")
-    mine, hosting = [], []
+    mine, hosting, needs = [], [], []
     if request.user.is_authenticated:
+        needs = awaiting(request.user)
         mine = list(games.filter(seats__user=request.user))
         hosting = list(games.filter(hosts=request.user))
     return render(
         request,
         "platform/home.html",
         {
+            "awaiting": needs,
+            "awaiting_count": len(needs),
             "mine": mine,
             "hosting": hosting,
             "games": games[:50],

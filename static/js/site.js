@@ -54,3 +54,34 @@
   document.addEventListener("DOMContentLoaded", function () { start(document); });
   document.addEventListener("htmx:afterSwap", function (ev) { start(document); });
 })();
+
+// "(2) genius": how many things await the player, in front of whatever the page's title is (a live page may
+// change its title, "● Your turn · genius"; the count stays in front of it). The home page knows the count;
+// every other page asks the API once, so no cached page body ever holds one player's count.
+(function () {
+  const body = document.body;
+  if (!body || !body.dataset.awaitingUrl) return;
+  let count = 0;
+  function titled() {
+    const bare = document.title.replace(/^\(\d+\) /, "");
+    const want = count ? "(" + count + ") " + bare : bare;
+    if (document.title !== want) document.title = want;
+  }
+  function show(n) {
+    count = n;
+    titled();
+    const title = document.querySelector("title");
+    if (title && window.MutationObserver && !title.dataset.watched) {
+      title.dataset.watched = "1";
+      new MutationObserver(titled).observe(title, { childList: true, characterData: true, subtree: true });
+    }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    const known = document.querySelector("[data-awaiting-count]");
+    if (known) return show(parseInt(known.dataset.awaitingCount, 10) || 0);
+    fetch(body.dataset.awaitingUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : []; })
+      .then(function (items) { show(items.length); })
+      .catch(function () {});
+  });
+})();

@@ -173,3 +173,17 @@ class TokenIn(AuthTokenSerializer):
     username = serializers.CharField(
         label="Username", write_only=True, max_length=get_user_model()._meta.get_field("username").max_length
     )
+
+
+class AwaitingOut(serializers.Serializer):
+    game = serializers.IntegerField()
+    game_name = serializers.CharField()
+    need = serializers.ChoiceField(
+        choices=["your_turn", "decision", "pick", "not_submitted", "saved_not_final"],
+        help_text="What the game needs from you",
+    )
+    text = serializers.CharField(help_text='In words: "Round 3: not submitted", "Your turn"')
+    deadline = serializers.DateTimeField(allow_null=True)
+    paused_seconds = serializers.FloatField(allow_null=True, help_text="Time left while the game is paused")
+    round = serializers.IntegerField(allow_null=True)
+    url = serializers.CharField(help_text="The page where you do it")

@@ -10,6 +10,7 @@ urlpatterns = [
     # The split view serves its start-up script as a file of its own: the CSP allows no inline script.
     path("docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("token/", views.TokenApi.as_view(), name="api-token"),
+    path("me/awaiting/", views.AwaitingApi.as_view(), name="api-awaiting"),
     path("me/balances/", views.MyBalancesApi.as_view(), name="api-balances"),
     path("games/", views.GameListApi.as_view(), name="api-games"),
     path("games/<int:game_id>/", views.GameDetailApi.as_view(), name="api-game"),

@@ -15,6 +15,7 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 
 from .. import registry
+from ..awaiting import awaiting
 from ..errors import NotAllowed
 from ..kit import RulesError
 from ..models import DeathMatchPick, Game, Season, Submission
@@ -313,6 +314,17 @@ class MyBalancesApi(APIView):
                 for season in seasons
             ]
         )
+
+
+class AwaitingApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        responses=s.AwaitingOut(many=True),
+        summary="What your games await from you, the soonest deadline first (the home page's list)",
+    )
+    def get(self, request):
+        return Response([item.as_dict() for item in awaiting(request.user)])
 
 
 def chat_rows(messages):

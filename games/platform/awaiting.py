@@ -1,0 +1,131 @@
+"""What the site awaits from one player, across their games: "awaiting you", most urgent first.
+
+The platform knows rounds, submissions and turn clocks for every game type, so it reads those itself; a game
+type says only whether a seat owes the open round anything (`GameType.owed`: a decision round owes nothing
+to the seats that do not decide). A constant number of queries, however many games the player sits in, and
+nothing of any other seat: a round, a clock and a pick are read for the player's own seats only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.urls import reverse
+from django.utils import timezone
+
+from . import registry
+from .models import DeathMatchPick, Game, Round, Seat, Submission, TurnClock
+
+# What each thing asks of the player, most pressing first when two close at the same moment.
+NOT_SUBMITTED = "not_submitted"
+YOUR_TURN = "your_turn"
+DECISION = "decision"
+PICK = "pick"
+SAVED_NOT_FINAL = "saved_not_final"
+
+NEEDS = {
+    YOUR_TURN: "your turn",
+    DECISION: "a decision is pending",
+    PICK: "pick your Death Match opponent",
+    NOT_SUBMITTED: "not submitted",
+    SAVED_NOT_FINAL: "saved, not final",
+}
+# A saved submission counts even if it is never marked final: it waits behind whatever has none yet.
+RANK = {YOUR_TURN: 0, DECISION: 0, PICK: 1, NOT_SUBMITTED: 1, SAVED_NOT_FINAL: 2}
+
+
+@dataclass
+class Awaiting:
+    """One thing a game needs from the player, and by when."""
+
+    game_id: int
+    game_name: str
+    need: str  # one of NEEDS
+    deadline: datetime | None
+    paused_seconds: float | None = None  # the time left while the game is paused (the deadline then moves)
+    round_number: int | None = None
+
+    @property
+    def text(self) -> str:
+        if self.round_number is not None and self.need in (NOT_SUBMITTED, SAVED_NOT_FINAL):
+            return f"Round {self.round_number}: {NEEDS[self.need]}"
+        return NEEDS[self.need][:1].upper() + NEEDS[self.need][1:]
+
+    @property
+    def url(self) -> str:
+        if self.need == PICK:
+            return reverse("death-match-pick", args=[self.game_id])
+        return reverse("game", args=[self.game_id])
+
+    def as_dict(self) -> dict:
+        return {
+            "game": self.game_id,
+            "game_name": self.game_name,
+            "need": self.need,
+            "text": self.text,
+            "deadline": self.deadline.isoformat() if self.deadline else None,
+            "paused_seconds": self.paused_seconds,
+            "round": self.round_number,
+            "url": self.url,
+        }
+
+
+def _sort_key(item: Awaiting, now: datetime):
+    # Paused things have no moving deadline: they wait after every running one, by the time they have left.
+    if item.paused_seconds is not None:
+        left = timedelta(days=36500) + timedelta(seconds=item.paused_seconds)
+    elif item.deadline is not None:
+        left = item.deadline - now
+    else:
+        left = timedelta(days=73000)
+    return (left, RANK[item.need], item.game_id)
+
+
+def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
+    """Everything the user's running games and picks await from them, the soonest deadline first."""
+    if not getattr(user, "is_authenticated", False):
+        return []
+    now = now or timezone.now()
+    seats = list(Seat.objects.filter(user=user, game__status=Game.Status.RUNNING).select_related("game"))
+    items: list[Awaiting] = []
+    by_game = {seat.game_id: seat for seat in seats}
+    rounds = {
+        rnd.game_id: rnd
+        for rnd in Round.objects.filter(game_id__in=by_game, status=Round.Status.OPEN).order_by("number")
+    }
+    saved: dict[int, bool] = {}  # round id: is the seat's latest version final
+    for round_id, final in (
+        Submission.objects.filter(round__in=rounds.values(), seat__in=seats)
+        .order_by("created_at", "id")
+        .values_list("round_id", "final")
+    ):
+        saved[round_id] = final
+    for game_id, rnd in rounds.items():
+        seat = by_game[game_id]
+        game = seat.game
+        owed = registry.get(game.game_type).owed(game, seat, rnd)
+        if owed is None:
+            continue
+        if owed == "decision":
+            need = DECISION if rnd.id not in saved else SAVED_NOT_FINAL
+        else:
+            need = NOT_SUBMITTED if rnd.id not in saved else SAVED_NOT_FINAL
+        if rnd.id in saved and saved[rnd.id]:
+            continue  # final: nothing more is asked
+        items.append(_timed(game, need, rnd.closes_at, rnd.remaining_when_paused, rnd.number))
+    for clock in TurnClock.objects.filter(game_id__in=by_game, seat__in=seats).exclude(deadline=None):
+        game = by_game[clock.game_id].game
+        need = YOUR_TURN if clock.kind in ("", "turn") else DECISION
+        items.append(_timed(game, need, clock.deadline, clock.remaining_when_paused, None))
+    picks = DeathMatchPick.objects.filter(candidate=user, status=DeathMatchPick.Status.OPEN)
+    for pick in picks.select_related("main_match"):
+        items.append(Awaiting(pick.main_match_id, pick.main_match.name, PICK, pick.deadline))
+    return sorted(items, key=lambda item: _sort_key(item, now))
+
+
+def _timed(game: Game, need: str, deadline, remaining_when_paused, round_number) -> Awaiting:
+    paused = None
+    if game.paused_at is not None and remaining_when_paused is not None:
+        paused = remaining_when_paused.total_seconds()
+    return Awaiting(game.id, game.name, need, deadline, paused, round_number)
