@@ -37,7 +37,24 @@ _RULES = Settings()
 
 
 def _rule(name: str, kind: str, words: str, **bounds) -> Setting:
-    return Setting(name, kind, getattr(_RULES, name), words, **bounds)
+    return Setting(name, kind, getattr(_RULES, name), words, ruling=RULINGS.get(name, ""), **bounds)
+
+
+# The sentence of the rules each ruling reads (docs/rulings/arms_race.md), shown beside its setting.
+RULINGS = {
+    "wild_declared_at": (
+        "Clarification: To be clear: when using a wild-card, you have to choose which weapon it is before "
+        "playing it!"
+    ),
+    "caught_pointer_winner": (
+        "the two winners will be the player who initially played the killing weapon, and the player who "
+        "pointed it towards the sole loser."
+    ),
+    "final_tiebreak": (
+        "In the event that all nine rounds go by, and all weapons are used, then the sole loser will be "
+        "determined by whoever has the most wounds in total."
+    ),
+}
 
 
 def _clock(name: str, words: str, least: float) -> Setting:

@@ -44,6 +44,19 @@ _WORDS = {
     "discards_public": "The cards Movement's 0 throws away are announced (off: only how many).",
 }
 
+# The sentence of the rules each ruling reads (docs/rulings/middle_marathon.md), shown beside its setting.
+_SENTENCES = {
+    "neutral_is_a_colour": (
+        "When there are only pieces of one color, the game ends, with the remaining placements going to the "
+        "pieces left on the board."
+    ),
+    "zero_may_target_itself": (
+        "If you use a 0 movement card on this piece, you must select a piece to be unable to move until the "
+        "end of your next turn."
+    ),
+    "discards_public": "",
+}
+
 # Every setting a host may change (docs/rulings/middle_marathon.md says what each ruling reads).
 DESCRIBED = [
     Setting(
@@ -55,7 +68,10 @@ DESCRIBED = [
         ruling="The DMO, MarcerMercer, will choose which player goes first.",
     ),
     *[Setting(name, NUMBER, getattr(_RULES, name), _WORDS[name], above=0) for name in CLOCKS],
-    *[Setting(name, SWITCH, getattr(_RULES, name), _WORDS[name]) for name in RULINGS],
+    *[
+        Setting(name, SWITCH, getattr(_RULES, name), _WORDS[name], ruling=_SENTENCES[name])
+        for name in RULINGS
+    ],
     Setting(
         "placement_points",
         WHOLES,

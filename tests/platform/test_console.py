@@ -225,7 +225,21 @@ def test_the_console_reads_the_same_number_of_queries_for_two_players_or_nine(
         for seat in game.seats.all():
             submission_save(seat=seat, round_number=0, payload={"number": 1}, final=seat.number % 2 == 0)
         client.force_login(hank)
+        client.get(f"/admin/platform/game/{game.id}/change/")  # the first look fills the process's caches
         with CaptureQueriesContext(connection) as queries:
             assert client.get(f"/admin/platform/game/{game.id}/change/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_a_live_matchs_console_says_whose_move_it_is_and_until_when(client, season, hank, alice, bob):
+    with machine.travel(NOON, tick=False):
+        duel = game_services.game_create(season=season, game_type="tally_duel", name="Duel", hosts=[hank])
+        for user in (alice, bob):
+            game_services.game_seat(game=duel, user=user, actor=hank)
+        game_services.game_start(game=duel, actor=hank)
+    client.force_login(hank)
+    page = console_of(client, duel)
+    assert "alice is to move (turn) until Mon 12:01 UTC" in page
+    assert "<td>alice</td><td>to move (turn)</td>" in page and "<td>bob</td><td>waiting</td>" in page
+    assert ">Pause</button>" in page and ">Resolve now</button>" not in page

@@ -39,6 +39,8 @@ def when(moment) -> str:
 
 
 def span(delta: timedelta) -> str:
+    if delta.total_seconds() < 60:
+        return f"{int(delta.total_seconds())} s"  # a live match's turn
     minutes = int(delta.total_seconds() // 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
@@ -70,6 +72,16 @@ def _round_words(game: Game, rnd: Round | None, now) -> str:
     return f"Round {rnd.number} is open until {when(rnd.closes_at)} ({span(rnd.closes_at - now)} left)."
 
 
+def _clock_words(player: str, clock: TurnClock, now) -> str:
+    owes = f"{player} is to move ({clock.kind})"
+    if clock.remaining_when_paused is not None:
+        return f"{owes}; the game is paused with {span(clock.remaining_when_paused)} left."
+    if clock.deadline is None:
+        return f"{owes}."
+    left = max(clock.deadline - now, timedelta(0))
+    return f"{owes} until {when(clock.deadline)} ({span(left)} left, then the reserve)."
+
+
 def console(game: Game, hidden_link: str = "") -> dict:
     """What the console shows of the game (its hosts' eyes only: the admin shows it to no one else).
     `hidden_link` is the page of the game's hidden data (a movement table, boards, a deal), if it has one."""
@@ -79,6 +91,7 @@ def console(game: Game, hidden_link: str = "") -> dict:
         seats = seats_with_players(game)
         rnd = current_round(game) if kind.flow == "rounds" else None
         rows = []
+        turn_words = ""
         if kind.flow == "rounds" and rnd is not None:
             latest = latest_submissions(rnd)
             for seat in seats:
@@ -97,10 +110,13 @@ def console(game: Game, hidden_link: str = "") -> dict:
                 )
         else:
             clock = TurnClock.objects.filter(game=game).first() if kind.flow == "turns" else None
+            live = clock is not None and clock.seat_id is not None and game.status == Game.Status.RUNNING
             for seat in seats:
                 status = "seated"
-                if clock is not None and clock.seat_id is not None and game.status == Game.Status.RUNNING:
+                if live:
                     status = f"to move ({clock.kind})" if clock.seat_id == seat.pk else "waiting"
+                    if clock.seat_id == seat.pk:
+                        turn_words = _clock_words(seat.user.username, clock, now)
                 rows.append(SeatRow(seat.number + 1, seat.user.username, status))
         verdicts = kind.verdicts(game) if game.status == Game.Status.RUNNING else []
     missing = [r.player for r in rows if r.status == "not submitted"]
@@ -116,7 +132,7 @@ def console(game: Game, hidden_link: str = "") -> dict:
         "hidden_problems": kind.hidden_problems(game) if unstarted else [],
         "rows": rows,
         "round": rnd,
-        "round_words": _round_words(game, rnd, now),
+        "round_words": _round_words(game, rnd, now) or turn_words,
         "round_waits_for": rnd.last_error if open_round and rnd.attempts == 0 else "",
         "round_error": rnd.last_error if rnd is not None and rnd.attempts else "",
         "summary": summary,
