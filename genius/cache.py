@@ -102,7 +102,9 @@ class RedisCache(DjangoRedisCache):
         return found
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
-        return self._call(False, super().add, key, value, timeout, version)
+        # An empty cache takes every add: with Redis away, a lock taken through add (allauth's rate limit
+        # takes one around each login) is granted, as it would be on an empty cache, instead of refused.
+        return self._call(True, super().add, key, value, timeout, version)
 
     def get(self, key, default=None, version=None):
         return self._call(default, super().get, key, default, version)

@@ -15,6 +15,7 @@ from games.platform import registry
 from games.platform.models import Event, Game, Round, TurnClock
 from games.platform.services import games as game_services
 from games.platform.services.rounds import submission_save
+from games.platform.zones import local_text
 from tests.api_support import submit
 from tests.conftest import seat_of
 from tests.sweeping import sweep
@@ -43,7 +44,7 @@ def test_the_409_after_a_late_close_names_the_deadline_not_when_the_resolution_r
     late = submit(tally, alice, 0, {"number": 3})
     assert late.status_code == 409
     assert datetime.fromisoformat(late.json()["closed_at"]) == deadline
-    assert f"{deadline:%H:%M:%S}" in late.json()["detail"]
+    assert local_text(deadline) in late.json()["detail"]
 
 
 def test_the_next_window_starts_at_the_deadline_however_late_the_sweep(tally):
