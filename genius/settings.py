@@ -89,6 +89,8 @@ MIDDLEWARE = [
     # Every time shown in the viewer's zone (looked up only when a time is shown: games/platform/zones.py).
     "games.platform.zones.ZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # The demo (DEBUG on) answers a wrong URL with the site's own 404 page, not Django's technical one.
+    "genius.middleware.SiteNotFound",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -222,3 +222,18 @@ def test_the_home_page_and_game_list_do_not_query_per_game(
         rows = api(alice).get(reverse("api-games")).json()
     assert len(rows) == 12 and {r["role"] for r in rows} == {"player"}
     assert {r["role"] for r in api(hank).get(reverse("api-games")).json()} == {"host"}
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_wrong_url_gets_the_sites_own_404_page_even_with_debug_on(client, settings, debug, alice):
+    settings.DEBUG = debug
+    client.force_login(alice)
+    page = client.get("/no-such-page/")
+    html = page.content.decode()
+    assert (
+        page.status_code == 404
+        and "There is no such page" in html
+        and "<title>Not found · genius</title>" in html
+    )
+    assert "DEBUG = True" not in html and "URLconf" not in html
+    assert client.get("/api/no-such-thing/").json() == {"detail": "Not found."}
