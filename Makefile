@@ -27,8 +27,8 @@ venv: $(VENV)/.installed
 run: venv
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input --verbosity 0
-	$(PY) manage.py load_demo --base-url http://127.0.0.1:$(PORT)
-	$(PY) manage.py serve_all --port $(PORT)
+	$(PY) manage.py load_demo --quiet
+	$(PY) manage.py serve_all --port $(PORT) --demo
 
 
 test: venv

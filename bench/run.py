@@ -200,6 +200,34 @@ def _drive_part(port, case, indexes, stop_at, max_requests, queue) -> None:
     queue.put((latencies, errors))
 
 
+class LoadAverage:
+    """The machine's one-minute load average, read every few seconds while a part runs: a shared machine's
+    other work is part of the conditions a figure was measured in."""
+
+    def __init__(self, every: float = 5.0):
+        self.every, self.samples = every, {}
+        self.part = None
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        while not self.done.wait(self.every):
+            if self.part is not None:
+                self.samples.setdefault(self.part, []).append(os.getloadavg()[0])
+
+    def during(self, part: str) -> None:
+        self.part = part
+        self.samples.setdefault(part, []).append(os.getloadavg()[0])
+
+    def summary(self) -> dict:
+        self.done.set()
+        return {
+            part: {"min": min(xs), "mean": round(statistics.mean(xs), 2), "max": max(xs)}
+            for part, xs in self.samples.items()
+        }
+
+
 def cpu_seconds(server_pid: int) -> dict[str, float]:
     """CPU seconds used so far by each part of the machine under load, read from /proc (Linux).
 
@@ -273,7 +301,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--smoke", action="store_true", help="a second or two per case; only proves it runs")
     parser.add_argument(
-        "--parts", default="closed,openloop,live", help="closed, openloop, live (default all)"
+        "--parts",
+        default="closed,openloop,live",
+        help="closed, openloop, live (default all; none: only what --soak adds)",
     )
     parser.add_argument("--concurrency", default=None, help="comma-separated client counts (1,8,32)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per case and concurrency")
@@ -329,6 +359,7 @@ def main(argv=None) -> int:
     results: dict = {}
     report: dict = {}
     server = None
+    load = LoadAverage()
     try:
         subprocess.run(
             [python, "manage.py", "migrate", "--no-input", "-v", "0"], cwd=source, env=env, check=True
@@ -366,6 +397,7 @@ def main(argv=None) -> int:
             # Warm every worker (imports, templates, pool) before measuring.
             drive(args.port, case, max(concurrency), 0.5, 200)
         if "closed" in parts:
+            load.during("closed")
             for case in cases:
                 results[case.name] = {}
                 for clients in concurrency:
@@ -374,18 +406,22 @@ def main(argv=None) -> int:
                     row["cpu_ms_per_request"] = cpu_per_request(before, cpu_seconds(server.pid), row)
                     results[case.name][str(clients)] = row
         if "openloop" in parts:
+            load.during("openloop")
             search = {"start": 20.0, "factor": 2.0, "refine": 0, "most": 40.0} if args.smoke else {}
             driven = [case for case in cases if case.name in OPEN_LOOP_CASES]
             report["capacity"] = openloop.capacities(args.port, driven, seconds=step_seconds, **search)
         if "live" in parts:
+            load.during("live")
             report["live_move"] = live.measure(
                 args.port, world, moves=live_moves, matches=2 if args.smoke else 4
             )
         if args.soak:
+            load.during("soak")
             soaked = [c for c in cases_for(world) if c.name != "ceiling_healthz"]
             soaked.append(news_poll(world))
             report["soak"] = soak.soak(args.port, server.pid, soaked, minutes=args.soak, rate=args.soak_rate)
     finally:
+        load.part = None
         if server is not None:
             server.terminate()
             try:
@@ -407,11 +443,14 @@ def main(argv=None) -> int:
         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "smoke": args.smoke,
         "source": {"path": str(source), "commit": commit_of(source)},
+        "driver": {"commit": commit_of(ROOT)},  # the checkout whose bench/ drove the load
         "machine": {
             "cpus": os.cpu_count(),
             "python": platform.python_version(),
             "system": platform.platform(),
             "load_average_at_end": os.getloadavg(),
+            # The one-minute load average while each part ran (min, mean, max): 2 means both cores busy.
+            "load_average_during": load.summary(),
         },
         "server": {
             "gunicorn_workers": workers,
@@ -482,6 +521,8 @@ def targets(report: dict) -> dict:
 
 def print_table(report: dict) -> None:
     print(f"site measured: {report['source']['path']} at {report['source']['commit']}")
+    for part, seen in report["machine"]["load_average_during"].items():
+        print(f"load average during {part}: {seen}")
     if report["results"]:
         print(
             f"{'case':22} {'clients':>7} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>6} {'errors':>6}"

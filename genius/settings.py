@@ -176,6 +176,7 @@ ACCOUNT_ADAPTER = "games.platform.signup.AccountAdapter"
 SOCIALACCOUNT_ADAPTER = "games.platform.signup.SocialAccountAdapter"
 ACCOUNT_FORMS = {"login": "games.platform.signup.LoginForm"}
 ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_USER_DISPLAY = "games.platform.people.shown_name"  # its messages name people as every page does
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[genius] "
@@ -307,13 +308,22 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         max(GENIUS_WEBHOOK_RETRY_MAX_SECONDS, GENIUS_NOTIFY_RETRY_MAX_SECONDS) + 120
     )
 
-# Email goes to the console in development unless an SMTP host is given; production always uses SMTP.
+# Email goes to the console in development unless an SMTP host is given (or GENIUS_EMAIL_DIR, where `make
+# run` writes each email as a file); production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")
 if _smtp_host:
     MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {"host": _smtp_host, "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25"))},
+        }
+    }
+elif os.environ.get("GENIUS_EMAIL_DIR"):
+    # `make run` (serve_all): emails are files in var/outbox/, not pages of text in the terminal.
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "OPTIONS": {"file_path": os.environ["GENIUS_EMAIL_DIR"]},
         }
     }
 else:

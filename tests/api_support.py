@@ -28,3 +28,14 @@ def observe(game, user=None) -> dict:
     response = api(user).get(reverse("api-game", args=[game.id]))
     assert response.status_code == 200
     return response.json()
+
+
+def told(game, **filters) -> list[str]:
+    """The game's events (those `filters` pick) as their readers read them: each person by the name they go
+    by now, each time in UTC, named (the rows keep references, games.platform.wording)."""
+    from games.platform.people import UTC
+    from games.platform.wording import names_for, plain
+
+    texts = list(game.events.filter(**filters).order_by("id").values_list("text", flat=True))
+    names = names_for(texts)
+    return [plain(text, names, UTC) for text in texts]

@@ -122,12 +122,17 @@ def browser():
 
 
 @pytest.fixture
-def page_as(browser, live_server):
+def page_as(browser, live_server, monkeypatch):
     """page_as(user) -> a page logged in as user (None: a spectator who is not logged in)."""
     from django.conf import settings
     from django.test import Client
 
+    from tests.accessibility import AxeWatch
+
     contexts = []
+    pages = []
+    axe = AxeWatch()  # every page it opens is checked with axe-core (tests/accessibility.py)
+    axe.hooked(monkeypatch)
 
     def open_page(user=None, width=1000):
         context = browser.new_context(viewport={"width": width, "height": 900})
@@ -141,11 +146,18 @@ def page_as(browser, live_server):
             )
         page = context.new_page()
         page.set_default_timeout(15000)
+        axe.watch(page, who=user.username if user is not None else "a visitor")
+        pages.append(page)
         return page
 
+    open_page.axe = axe  # what was checked, for a test that wants to know
     yield open_page
+    if pages:
+        axe.settle(pages[-1])
     for context in contexts:
         context.close()
+    if faults := axe.report():
+        pytest.fail(faults, pytrace=False)
 
 
 def seat_of(game, user):

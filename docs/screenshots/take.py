@@ -37,17 +37,23 @@ def main(base: str) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS)
 
-        def page_for(user, width):
-            page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+        def page_for(user, width, height=900):
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
             page.on("dialog", lambda dialog: dialog.accept())
             if user:
                 login(page, base, user)
             return page
 
-        player = page_for("player1", 420)
+        desk = page_for("player1", 1280, 800)
+        desk.goto(base + "/")
+        desk.screenshot(path=HERE / "home.png")  # "awaiting you", on a desktop
+        player = page_for("player1", 390, 844)  # a phone
         ids = game_ids(player, base)
-        player.goto(base + "/")
-        player.screenshot(path=HERE / "home.png", full_page=True)
+        player.goto(f"{base}/games/{ids['horse_race']}/")
+        player.screenshot(path=HERE / "horse_race-phone.png")  # what a phone shows first
+        visitor = page_for(None, 1280, 800)
+        visitor.goto(base + "/rules/horse_race/")
+        visitor.screenshot(path=HERE / "rules.png")
         for slug, game_id in ids.items():
             player.goto(f"{base}/games/{game_id}/")
             if slug == "cards_table":

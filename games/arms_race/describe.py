@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from games.platform.models import Game
 
-from .names import usernames
+from .names import seat_names
 
 
 def describe(game: Game, payload: dict) -> str:
     payload = payload or {}
-    names = usernames(game)
+    names = seat_names(game)
 
     def who(seat) -> str:
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+        return names[seat] if isinstance(seat, int) and seat in names else f"seat {seat}"
 
     kind = payload.get("type")
     if kind == "attack":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from django.utils import timezone
 
@@ -14,7 +15,7 @@ from . import rules
 from .describe import describe
 from .hidden import deal_summary, hidden_data
 from .models import Deal
-from .names import usernames
+from .names import named_error, rules_names
 from .observation import observe
 from .perturb import hidden_perturb
 from .rules import Phase, State
@@ -43,6 +44,7 @@ class ArmsRace(GameType):
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
     page_template = "arms_race/page.html"
+    guide_file = str(Path(__file__).with_name("guide.md"))  # the rules page: /rules/arms_race/
     poll_seconds = 1
 
     # -- set-up -------------------------------------------------------------------------------------------
@@ -85,7 +87,7 @@ class ArmsRace(GameType):
             random.Random(game.seed),
             self.rules_settings(game),
             deal=deal.hands if deal is not None else None,
-            names=usernames(game),
+            names=rules_names(game),
         )
         return outcome(state, events)
 
@@ -119,7 +121,10 @@ class ArmsRace(GameType):
         if not isinstance(payload, dict):
             raise RulesError("An action names its type.", field="type")
         state = load(game)
-        new_state, events = rules.apply(state, seat.number, payload)
+        try:
+            new_state, events = rules.apply(state, seat.number, payload)
+        except RulesError as error:
+            raise named_error(game, error) from None
         if payload.get("type") == "buy_wild":
             # The rules record the card; the season pays for it. A short balance refuses the whole purchase.
             price = state.settings.wild_card_price

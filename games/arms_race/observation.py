@@ -12,6 +12,7 @@ from games.platform.models import Game
 from games.platform.registry import Viewer
 
 from .hidden import hidden_data
+from .names import seat_names
 from .rules import WEAPONS, WILD, full_view, public_view, seat_view
 from .settings import DECISIONS, decision_seconds
 from .store import load
@@ -41,7 +42,7 @@ def observe(game: Game, viewer: Viewer) -> dict:
     else:
         view = public_view(state)
     view["time_limits"] = {kind: decision_seconds(game.settings, kind) for kind in DECISIONS}
-    return observe_table(view)
+    return observe_table(view, seat_names(game))
 
 
 def title(weapon: str | None) -> str:
@@ -58,8 +59,11 @@ def card_counts(cards: list) -> list[dict]:
     ]
 
 
-def observe_table(view: dict) -> dict:
+def observe_table(view: dict, names: dict[int, str] | None = None) -> dict:
+    """`names`: the name each seat goes by on the site, in place of what the rules call it (a reference)."""
     players = view.get("players", [])
+    for player in players:
+        player["name"] = (names or {}).get(player["seat"], player["name"])
     name = {p["seat"]: p["name"] for p in players}.get
 
     def claims(items: list[dict]) -> list[dict]:
@@ -79,10 +83,19 @@ def observe_table(view: dict) -> dict:
         decision["names"] = [name(s) for s in decision["seats"]]
         decision["words"] = DECISION_WORDS[decision["kind"]]
     view["wound_types"] = [{"weapon": w.title, "wound": w.wound} for w in WEAPONS]
+    # "one wound from losing": a type they hold one short of the wounds that lose (none when one wound loses:
+    # then everyone is, and saying so marks nobody).
+    losing = view.get("settings", {}).get("wounds_to_lose", 0)
     for player in players:
-        player["wound_list"] = [{"wound": w.wound, "count": player["wounds"][w.wound]} for w in WEAPONS]
+        player["wound_list"] = [
+            {"wound": w.wound, "count": count, "near": 0 < count == losing - 1}
+            for w in WEAPONS
+            for count in [player["wounds"][w.wound]]
+        ]
+        player["one_from_losing"] = [w["wound"] for w in player["wound_list"] if w["near"]]
         player["deciding"] = player["seat"] in deciding
         player["attacking"] = player["seat"] == view.get("attacker")
+    view["one_from_losing"] = [p for p in players if p["one_from_losing"]]
     view["order_names"] = [name(s) for s in view.get("order", [])]
     flight = view.get("flight")
     if flight:

@@ -35,7 +35,11 @@ def move(request, game_id: int):
             return redirect("game", game_id=game.id)
         except RulesError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        except (StateChanged, NotAllowed) as exc:
+        except StateChanged as exc:
+            # The game moved on (a clock ran out before the move arrived): the form is stale, show the page.
+            messages.error(request, exc.message)
+            return redirect("game", game_id=game.id)
+        except NotAllowed as exc:
             form.add_error(None, exc.message)
     context = {
         "game": game,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from pathlib import Path
 
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, Ledger, RulesError
@@ -16,7 +17,7 @@ from .forms import LoserChoiceForm, RoundForm, payload_to_initial
 from .hidden import boards_from_seed, codes_of, codes_problem, indicator_of, overrides_problem
 from .models import BoardSet
 from .names import seat_names, with_names
-from .observation import observe
+from .observation import observe, public_state
 from .operations import OPERATIONS
 from .perturb import hidden_perturb
 from .rules import (
@@ -56,6 +57,8 @@ class CardsTable(GameType):
     min_players = 2  # the match is for 10; smaller tables are for rehearsals
     max_players = 10
     page_template = "cards_table/page.html"
+    guide_file = str(Path(__file__).with_name("guide.md"))  # the rules page: /rules/cards_table/
+    form_after_state = True  # the guess of the board sits after the board it is about
 
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
@@ -254,6 +257,9 @@ class CardsTable(GameType):
     # -- the one door -----------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:
         return observe(game, viewer)
+
+    def public_state(self, state: dict) -> dict:
+        return public_state(state)
 
     def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:
         return hidden_perturb(self, game, seat_number, rng)

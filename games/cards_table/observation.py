@@ -6,7 +6,7 @@ from games.platform.models import Game
 from games.platform.observation import current_round
 
 from .names import seat_names
-from .rules import full_view, public_view, seat_view
+from .rules import full_view, public_view, seat_view, state_from_json
 from .store import load
 from .verdicts import heat_guesses
 
@@ -96,8 +96,12 @@ def _player(game: Game, state, seat: int, names: list[str]) -> dict:
         for r in view["my_rounds"][: state.round - 1]
     ]
     if can["peek"]:
-        peeked = {(c["row"], c["col"]): c for c in mine["peeks"]}
-        rows = _grid(peeked)
+        # The previous board as this player knows it: the cards they turned over then, and those they bought
+        # a look at, face up; a garnet is offered only for the others.
+        before = view["my_rounds"][state.round - 2]["flips"]
+        known = {(c["row"], c["col"]): c | {"order": i} for i, c in enumerate(before, 1)}
+        known |= {(c["row"], c["col"]): c for c in mine["peeks"]}
+        rows = _grid(known)
         for row in rows:
             for cell in row:
                 cell["can_peek"] = cell["card"] is None
@@ -123,3 +127,9 @@ def observe(game: Game, viewer) -> dict:
     view["names"] = names
     view["table"] = {"round": state.round, "rows": _grid({})}
     return view | {"started": True, "viewer_role": viewer.role}
+
+
+def public_state(state: dict) -> dict:
+    """What spectators see of the rules state as stored: the rules' public view. A trade, a purchase or a
+    look that leaves it as it was moves no version spectators poll (GameType.public_state, issue 17.7)."""
+    return public_view(state_from_json(state)) if state else {}

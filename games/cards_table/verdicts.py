@@ -5,6 +5,7 @@ The hosts give them through the operation "judge_heat" (operations.py)."""
 from __future__ import annotations
 
 from games.platform.models import Game, Round
+from games.platform.people import shown_name
 from games.platform.services.rounds import latest_submissions
 
 from .models import HeatVerdict
@@ -24,7 +25,7 @@ def heat_guesses(game: Game, rnd: Round | None) -> list[dict]:
         found.append(
             {
                 "seat": number,
-                "player": submission.seat.user.username,
+                "player": shown_name(submission.seat.user),
                 "text": text,
                 "correct": verdict.correct if verdict is not None and verdict.text == text else None,
             }

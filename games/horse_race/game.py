@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
-from games.platform.kit import Ledger, RulesError
+from games.platform.kit import Announce, Ledger, RulesError
 from games.platform.registry import MAIN_MATCH, GameType, Outcome
 
 from . import decisions
@@ -14,12 +15,22 @@ from .forms import DecisionForm, RoundForm, payload_to_initial
 from .hidden import movement_from_seed
 from .models import MovementTable
 from .names import with_names
-from .observation import observe
+from .observation import observe, public_state
 from .operations import OPERATIONS, expire_offers
 from .perturb import hidden_perturb
 from .rules import HORSES, ROUNDS, initial_state, movement_table_problems, resolve_round, validate_submission
 from .settings import DESCRIBED, default_settings, rules_settings, settings_problems
 from .store import dump, load
+
+
+def opens(state, number: int) -> bool:
+    """Whether round `number` opens: Rounds 0-10 always; after Round 10 only while the ending waits on a
+    decision (`state` is the rules state as the round before it left it)."""
+    if number > LAST_DECISION_ROUND:
+        return False
+    if number > ROUNDS:
+        return state is not None and decisions.decision_now(state) is not None
+    return True
 
 
 class HorseRace(GameType):
@@ -30,6 +41,7 @@ class HorseRace(GameType):
     min_players = 2  # the match is for 9; smaller tables are allowed for rehearsals (see the rulings)
     max_players = 9
     page_template = "horse_race/page.html"
+    guide_file = str(Path(__file__).with_name("guide.md"))  # the rules page: /rules/horse_race/
     pair_template = "horse_race/pair.html"  # trades are offered from the pair chat
 
     # -- set-up -----------------------------------------------------------------------------------------
@@ -81,12 +93,9 @@ class HorseRace(GameType):
         return 0
 
     def round_window(self, game, number: int) -> timedelta | None:
-        if number > LAST_DECISION_ROUND:
-            return None
+        if number > ROUNDS and not opens(load(game) if game.state else None, number):
+            return None  # after Round 10 a round opens only while the ending waits on a decision
         if number > ROUNDS:
-            # After Round 10 a round opens only while the ending waits on a decision.
-            if not game.state or decisions.decision_now(load(game)) is None:
-                return None
             hours = game.settings.get("decision_hours", 24)
         else:
             hours = game.settings["round0_hours"] if number == 0 else game.settings["round_hours"]
@@ -107,6 +116,8 @@ class HorseRace(GameType):
             if not decisions.owes(decisions.decision_now(state), seat.number):
                 return None  # the page says there is nothing to submit (see the observation's "decision")
             return DecisionForm(data=data, initial=initial, game=game, state=state, round_number=round.number)
+        if round.number != state.round:
+            return None  # a round the race has left: its form cannot be built from the hands of today
         return RoundForm(data=data, initial=payload_to_initial(initial), state=state, seat=seat.number)
 
     def owed(self, game, seat, round) -> str | None:
@@ -123,14 +134,18 @@ class HorseRace(GameType):
         state = load(game)
         if round.number > ROUNDS:
             state, events = decisions.resolve(game, state, round.number, submissions)
-            return Outcome(state=dump(state), events=with_names(game, events))
-        if state.round != round.number:
-            raise RuntimeError(
-                f"Round {round.number} closed but the rules state has Round {state.round} open."
-            )
-        state, events = resolve_round(state, submissions)
-        if state.over:
-            expire_offers(game)
+        else:
+            if state.round != round.number:
+                raise RuntimeError(
+                    f"Round {round.number} closed but the rules state has Round {state.round} open."
+                )
+            state, events = resolve_round(state, submissions)
+            if state.over:
+                expire_offers(game)
+        # The feed says where the race is between the results: "Round 3 closed." ... "Round 4 is open."
+        events = [Announce(f"Round {round.number} closed.", {"round": round.number}), *events]
+        if opens(state, round.number + 1):
+            events.append(Announce(f"Round {round.number + 1} is open.", {"round": round.number + 1}))
         return Outcome(state=dump(state), events=with_names(game, events))
 
     def describe_submission(self, game, payload) -> str:
@@ -151,6 +166,9 @@ class HorseRace(GameType):
     # -- the one door -----------------------------------------------------------------------------------
     def observation(self, game, viewer) -> dict:
         return observe(game, viewer)
+
+    def public_state(self, state: dict) -> dict:
+        return public_state(state)
 
     # -- the proof that nothing hidden leaks --------------------------------------------------------------
     def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.platform.models import Game, Seat
+from games.platform.models import Game, Seat, ref_field
 
 from .rules import HORSES, ROUNDS, movement_table_problems
 
@@ -71,6 +71,7 @@ class TradeOffer(models.Model):
     round_number = models.PositiveSmallIntegerField(help_text="The round that was open when it was offered.")
     created_at = models.DateTimeField(default=timezone.now)
     closed_at = models.DateTimeField(null=True, blank=True)
+    ref = ref_field()  # how the players name the offer (accept, decline, withdraw): never its id
 
     class Meta:
         ordering = ["game", "-id"]

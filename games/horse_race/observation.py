@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from games.platform.models import Game
 from games.platform.observation import current_round
+from games.platform.people import shown_name
 from games.platform.registry import Viewer
 
 from . import decisions
 from .models import MovementTable, TradeOffer
 from .names import seat_names
-from .rules import HORSES, ROUNDS, full_view, public_view, seat_view
+from .rules import HORSES, ROUNDS, full_view, public_view, seat_view, state_from_json
 from .store import load
 
 
@@ -79,7 +80,9 @@ def _trades(game: Game, seat: int | None, everything: bool) -> list[dict]:
     """Offers are private: a player sees their own (made or received); hosts, and everyone at the end, all."""
     if not everything and seat is None:
         return []
-    offers = TradeOffer.objects.filter(game=game).select_related("offered_by__user", "offered_to__user")
+    offers = TradeOffer.objects.filter(game=game).select_related(
+        "offered_by__user__profile", "offered_to__user__profile"
+    )
     if not everything:
         offers = offers.filter(offered_by__number=seat) | offers.filter(offered_to__number=seat)
     rows = []
@@ -87,9 +90,11 @@ def _trades(game: Game, seat: int | None, everything: bool) -> list[dict]:
         is_open = offer.status == TradeOffer.Status.OPEN and game.status == Game.Status.RUNNING
         rows.append(
             {
-                "id": offer.pk,
-                "by": offer.offered_by.user.username,
-                "to": offer.offered_to.user.username,
+                "id": offer.ref,
+                "by": shown_name(offer.offered_by.user),
+                "to": shown_name(offer.offered_to.user),
+                "by_seat": offer.offered_by.number,
+                "to_seat": offer.offered_to.number,
                 "give": offer.give,
                 "want": offer.want,
                 "status": offer.status,
@@ -99,3 +104,9 @@ def _trades(game: Game, seat: int | None, everything: bool) -> list[dict]:
             }
         )
     return rows
+
+
+def public_state(state: dict) -> dict:
+    """What spectators see of the rules state as stored: the rules' public view. A trade, a purchase or a
+    look that leaves it as it was moves no version spectators poll (GameType.public_state, issue 17.7)."""
+    return public_view(state_from_json(state)) if state else {}

@@ -10,13 +10,16 @@ from __future__ import annotations
 from django.utils import timezone
 
 from games.platform.errors import NotAllowed, StateChanged
-from games.platform.kit import Ledger, Reveal, RulesError
+from games.platform.kit import Ledger, Reveal, RulesError, seat_ref
 from games.platform.models import Game, Seat
+from games.platform.people import shown_name
 from games.platform.registry import Outcome, Viewer
 
 from .models import TradeOffer
+from .names import with_names
 from .rules import purchase, purchase_cost, trade
 from .rules.state import check_horse
+from .rules.words import a_card
 from .store import dump, load
 
 
@@ -33,12 +36,11 @@ def _playing(game: Game, viewer: Viewer, what: str):
 
 def _offer(game: Game, viewer: Viewer, payload: dict, *, mine: str) -> TradeOffer:
     """The open offer the payload names, made by (mine="by") or to (mine="to") the viewer."""
-    try:
-        number = int(payload.get("offer"))
-    except (TypeError, ValueError):
-        raise RulesError("Say which trade offer.", field="offer") from None
+    ref = payload.get("offer")
+    if not isinstance(ref, str) or not ref.strip():
+        raise RulesError("Say which trade offer.", field="offer")
     offer = TradeOffer.objects.select_related("offered_by__user", "offered_to__user").filter(
-        game=game, pk=number
+        game=game, ref=ref.strip()
     )
     offer = offer.filter(offered_by=viewer.seat) if mine == "by" else offer.filter(offered_to=viewer.seat)
     found = offer.first()
@@ -76,17 +78,15 @@ def offer_trade(game: Game, viewer: Viewer, payload: dict) -> Outcome:
         want=want,
         round_number=state.round,
     )
-    me = viewer.seat.user.username
+    me, them = seat_ref(viewer.seat.number), seat_ref(partner.number)
     return Outcome(
         state=game.state,
         events=[
-            Reveal(
-                viewer.seat.number, f"You offered {partner.user.username} your {give} card for their {want}."
-            ),
+            Reveal(viewer.seat.number, f"You offered {them} your {give} card for their {want}."),
             Reveal(
                 partner.number,
-                f"{me} offers you their {give} card for your {want} card (offer {offer.pk}).",
-                {"offer": offer.pk},
+                f"{me} offers you their {give} card for your {want} card (see Trades on the game page).",
+                {"offer": offer.ref},
             ),
         ],
     )
@@ -99,32 +99,43 @@ def accept_trade(game: Game, viewer: Viewer, payload: dict) -> Outcome:
     by, to = offer.offered_by, offer.offered_to
     if state.players[by.number].hand[offer.give] < 1:
         raise RulesError(
-            f"{by.user.username} no longer holds a {offer.give} card, so this trade can no longer be made.",
+            f"{shown_name(by.user)} no longer holds {a_card(offer.give)}, so this trade can no longer be "
+            "made.",
             field="offer",
         )
     if state.players[to.number].hand[offer.want] < 1:
         raise RulesError(
-            f"You no longer hold a {offer.want} card, so you can no longer accept this trade.", field="offer"
+            f"You no longer hold {a_card(offer.want)}, so you can no longer accept this trade.", field="offer"
         )
     state, events = trade(state, by.number, offer.give, to.number, offer.want)
     _close(offer, TradeOffer.Status.ACCEPTED)
-    return Outcome(state=dump(state), events=events)
+    return Outcome(state=dump(state), events=with_names(game, events))
 
 
 def decline_trade(game: Game, viewer: Viewer, payload: dict) -> Outcome:
     _playing(game, viewer, "trade")
     offer = _offer(game, viewer, payload, mine="to")
     _close(offer, TradeOffer.Status.DECLINED)
-    text = f"{offer.offered_to.user.username} declined your {offer.give} card for their {offer.want}."
-    return Outcome(state=game.state, events=[Reveal(offer.offered_by.number, text)])
+    by, to = seat_ref(offer.offered_by.number), seat_ref(offer.offered_to.number)
+    text = f"{to} declined your {offer.give} card for their {offer.want}."
+    mine = f"You declined {by}'s {offer.give} card for your {offer.want}."
+    return Outcome(
+        state=game.state,
+        events=[Reveal(offer.offered_by.number, text), Reveal(offer.offered_to.number, mine)],
+    )
 
 
 def withdraw_trade(game: Game, viewer: Viewer, payload: dict) -> Outcome:
     _playing(game, viewer, "trade")
     offer = _offer(game, viewer, payload, mine="by")
     _close(offer, TradeOffer.Status.WITHDRAWN)
-    text = f"{offer.offered_by.user.username} withdrew their offer of {offer.give} for your {offer.want}."
-    return Outcome(state=game.state, events=[Reveal(offer.offered_to.number, text)])
+    by, to = seat_ref(offer.offered_by.number), seat_ref(offer.offered_to.number)
+    text = f"{by} withdrew their offer of {offer.give} for your {offer.want}."
+    mine = f"You withdrew your offer of {offer.give} for {to}'s {offer.want}."
+    return Outcome(
+        state=game.state,
+        events=[Reveal(offer.offered_to.number, text), Reveal(offer.offered_by.number, mine)],
+    )
 
 
 def buy_card(game: Game, viewer: Viewer, payload: dict) -> Outcome:
@@ -136,7 +147,7 @@ def buy_card(game: Game, viewer: Viewer, payload: dict) -> Outcome:
     state, events = purchase(state, seat, horse)
     # The garnets go first: if the season balance is short, NotEnough rolls the whole purchase back.
     return Outcome(
-        state=dump(state), events=[Ledger(seat, "garnets", -cost, f"Bought a {horse} card"), *events]
+        state=dump(state), events=[Ledger(seat, "garnets", -cost, f"Bought {a_card(horse)}"), *events]
     )
 
 

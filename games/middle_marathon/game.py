@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from games.platform.kit import Announce, Ledger
+from pathlib import Path
+
+from games.platform.kit import Announce, Ledger, seat_ref
 from games.platform.registry import DEATH_MATCH, GameType, Outcome, Pending
 
 from . import rules
 from .describe import describe
-from .names import player, usernames
+from .names import player
 from .observation import observe
 from .perturb import hidden_perturb
 from .rules.pieces import seat_name
@@ -39,6 +41,7 @@ class MiddleMarathon(GameType):
     min_players = 2
     max_players = 2
     page_template = "middle_marathon/page.html"
+    guide_file = str(Path(__file__).with_name("guide.md"))  # the rules page: /rules/middle_marathon/
     poll_seconds = 1
 
     # -- set-up -------------------------------------------------------------------------------------------
@@ -54,11 +57,10 @@ class MiddleMarathon(GameType):
     def start(self, game) -> Outcome:
         first = first_player(game.settings, game.seed)
         state = rules.new_game(rules_settings(game.settings), first)
-        names = usernames(game)
         events = [
             Announce(
-                f"{names[0]} plays Blue and {names[1]} plays Red. "
-                f"The DMO chose {player(game, first)} to go first.",
+                f"{seat_ref(0)} plays Blue and {seat_ref(1)} plays Red. "
+                f"The DMO chose {player(first)} to go first.",
                 {"first_player": first},
             ),
             Announce(f"Turn 1: {seat_name(first)} to play", {"turn": 1, "seat": first}),
@@ -111,13 +113,13 @@ class MiddleMarathon(GameType):
         """The result in the players' names, and each player's points in the game's ledger."""
         result = state.result
         winner = result["winner"]
-        verdict = "The DMO wins: a draw." if winner is None else f"{player(game, winner)} wins."
+        verdict = "The DMO wins: a draw." if winner is None else f"{player(winner)} wins."
         scores = result["scores"]
         if scores is None:
             text = f"Result: {result['reason']}. {verdict}"
         else:
             text = (
-                f"Final scores: {player(game, 0)} {scores[0]}, {player(game, 1)} {scores[1]}. "
+                f"Final scores: {player(0)} {scores[0]}, {player(1)} {scores[1]}. "
                 f"{verdict} ({result['reason']})"
             )
         events: list = [Announce(text, {"winner": winner, "draw": result["draw"], "scores": scores})]

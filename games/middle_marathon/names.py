@@ -1,16 +1,13 @@
-"""How the site names the players: by their usernames, with the colour they play."""
+"""How the site names the players: by the names they go by, with the colour they play. A stored text (an
+announcement) names a seat by reference, so it reads with the name the player goes by when it is read."""
 
 from __future__ import annotations
 
-from games.platform.models import Game
+from games.platform.kit import seat_ref
 
 from .rules.pieces import seat_name
 
 
-def usernames(game: Game) -> list[str]:
-    return [seat.user.username for seat in game.seats.select_related("user").order_by("number")]
-
-
-def player(game: Game, seat: int) -> str:
-    """How the site names a seat: "alice (Blue)"."""
-    return f"{usernames(game)[seat]} ({seat_name(seat)})"
+def player(seat: int) -> str:
+    """How an announcement names a seat: "{seat:0} (Blue)", read as "alice (Blue)"."""
+    return f"{seat_ref(seat)} ({seat_name(seat)})"

@@ -8,6 +8,7 @@ from typing import Any
 
 from games.platform.models import Game, Seat
 from games.platform.observation import seats_with_players, turn_clock
+from games.platform.people import shown_name
 from games.platform.registry import Viewer
 
 from . import rules
@@ -40,7 +41,7 @@ def page_view(game, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[s
     `legal` is empty unless the viewer is the player the game waits on: the page offers nothing else.
     """
     seats = seats_with_players(game)
-    names = [seat.user.username for seat in seats]
+    names = [shown_name(seat.user) for seat in seats]
     view = dict(view)
     view["started"] = True
     view["players"] = player_rows(game, seats, view)
@@ -71,7 +72,7 @@ def player_rows(game, seats: list[Seat], view: dict[str, Any]) -> list[dict[str,
         {
             "seat": seat.number,
             "colour": seat_name(seat.number),
-            "player": seat.user.username,
+            "player": shown_name(seat.user),
             "points": view["points"][seat.number],
             "hand_size": view["hand_sizes"][seat.number],
             "reserve_seconds": seat.reserve_seconds,

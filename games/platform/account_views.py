@@ -13,8 +13,9 @@ from .kit import RulesError
 from .models import SeasonPlayer, zone_choices
 from .people import ensure_profile
 from .services.invitations import invitation_accept, invitation_find, invitation_standing
-from .services.profiles import profile_save
+from .services.profiles import chat_emails_wanted, profile_save
 from .signup import PENDING, discord_configured
+from .wording import Told
 
 
 class ProfileForm(forms.Form):
@@ -22,6 +23,11 @@ class ProfileForm(forms.Form):
         max_length=40, required=False, help_text="Shown on every page in place of your username."
     )
     time_zone = forms.ChoiceField(choices=zone_choices, help_text="Every time on the site is shown in it.")
+    chat_message = forms.BooleanField(
+        required=False,
+        label="Email me when a player writes to me in a pair chat",
+        help_text="One email with a link to the chat, then none about that chat until you have read it.",
+    )
 
 
 @login_required
@@ -30,7 +36,11 @@ def profile(request):
     current = ensure_profile(request.user)
     form = ProfileForm(
         request.POST or None,
-        initial={"display_name": current.display_name, "time_zone": current.time_zone},
+        initial={
+            "display_name": current.display_name,
+            "time_zone": current.time_zone,
+            "chat_message": chat_emails_wanted(request.user),
+        },
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -63,7 +73,8 @@ def join(request, token: str):
     standing = invitation_standing(invitation)
     if not standing.usable:
         status = 404 if invitation is None else 410
-        return render(request, "platform/join.html", {"problem": standing.problem}, status=status)
+        problem = Told(standing.problem, {})  # its time in the reader's zone (a visitor's: the page script)
+        return render(request, "platform/join.html", {"problem": problem}, status=status)
     if request.method == "POST" and user.is_authenticated:
         try:
             member = invitation_accept(token=token, user=user)

@@ -2,20 +2,27 @@
 
 The platform knows rounds, submissions and turn clocks for every game type, so it reads those itself; a game
 type says only whether a seat owes the open round anything (`GameType.owed`: a decision round owes nothing
-to the seats that do not decide). A constant number of queries, however many games the player sits in, and
-nothing of any other seat: a round, a clock and a pick are read for the player's own seats only.
+to the seats that do not decide). Besides what is owed, what is unread (services/unread.py): a round's
+results not seen on the game's page since it resolved, and each pair chat's messages to the player since
+they last opened it. A constant number of queries, however many games the player sits in, and nothing of
+any other seat: a round, a clock, a pick and a chat count are read for the player's own seats only.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
+from django.db.models import Exists, OuterRef, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
 from . import registry
-from .models import DeathMatchPick, Game, Round, Seat, Submission, TurnClock
+from .models import ChatRead, DeathMatchPick, Game, Round, Seat, Submission, TurnClock
+from .people import shown_name
+
+NEVER = datetime(2000, 1, 1, tzinfo=UTC)  # a seat that never opened its game's page
 
 # What each thing asks of the player, most pressing first when two close at the same moment.
 NOT_SUBMITTED = "not_submitted"
@@ -23,6 +30,8 @@ YOUR_TURN = "your_turn"
 DECISION = "decision"
 PICK = "pick"
 SAVED_NOT_FINAL = "saved_not_final"
+RESULTS = "results"
+UNREAD = "unread_messages"
 
 NEEDS = {
     YOUR_TURN: "your turn",
@@ -30,9 +39,12 @@ NEEDS = {
     PICK: "pick your Death Match opponent",
     NOT_SUBMITTED: "not submitted",
     SAVED_NOT_FINAL: "saved, not final",
+    RESULTS: "results are in your inbox",
+    UNREAD: "unread messages",
 }
-# A saved submission counts even if it is never marked final: it waits behind whatever has none yet.
-RANK = {YOUR_TURN: 0, DECISION: 0, PICK: 1, NOT_SUBMITTED: 1, SAVED_NOT_FINAL: 2}
+# A saved submission counts even if it is never marked final: it waits behind whatever has none yet. What is
+# only to be read has no deadline: it comes after everything that has one.
+RANK = {YOUR_TURN: 0, DECISION: 0, PICK: 1, NOT_SUBMITTED: 1, SAVED_NOT_FINAL: 2, RESULTS: 3, UNREAD: 3}
 
 
 @dataclass
@@ -45,17 +57,23 @@ class Awaiting:
     deadline: datetime | None
     paused_seconds: float | None = None  # the time left while the game is paused (the deadline then moves)
     round_number: int | None = None
+    unread: int | None = None  # UNREAD: how many messages
+    chat: tuple[int, int, str] | None = None  # UNREAD: the chat's two seat numbers, and who wrote
 
     @property
     def text(self) -> str:
         if self.round_number is not None and self.need in (NOT_SUBMITTED, SAVED_NOT_FINAL):
             return f"Round {self.round_number}: {NEEDS[self.need]}"
+        if self.need == UNREAD:
+            return f"{self.unread} unread message{'' if self.unread == 1 else 's'} from {self.chat[2]}"
         return NEEDS[self.need][:1].upper() + NEEDS[self.need][1:]
 
     @property
     def url(self) -> str:
         if self.need == PICK:
             return reverse("death-match-pick", args=[self.game_id])
+        if self.need == UNREAD:
+            return reverse("chat", args=[self.game_id, self.chat[0], self.chat[1]])
         return reverse("game", args=[self.game_id])
 
     def as_dict(self) -> dict:
@@ -67,6 +85,7 @@ class Awaiting:
             "deadline": self.deadline.isoformat() if self.deadline else None,
             "paused_seconds": self.paused_seconds,
             "round": self.round_number,
+            "unread": self.unread,
             "url": self.url,
         }
 
@@ -87,7 +106,17 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
     if not getattr(user, "is_authenticated", False):
         return []
     now = now or timezone.now()
-    seats = list(Seat.objects.filter(user=user, game__status=Game.Status.RUNNING).select_related("game"))
+    # A round resolved since the player last opened the game's page has results they have not read.
+    results = Round.objects.filter(
+        game=OuterRef("game"),
+        status=Round.Status.RESOLVED,
+        resolved_at__gt=Coalesce(OuterRef("inbox_read_at"), Value(NEVER)),
+    )
+    seats = list(
+        Seat.objects.filter(user=user, game__status=Game.Status.RUNNING)
+        .select_related("game")
+        .annotate(results_unread=Exists(results))
+    )
     items: list[Awaiting] = []
     by_game = {seat.game_id: seat for seat in seats}
     rounds = {
@@ -102,6 +131,8 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
     ):
         saved[round_id] = final
     for game_id, rnd in rounds.items():
+        if rnd.remaining_when_paused is None and rnd.closes_at <= now:
+            continue  # closed, results coming: nothing can be asked of anyone any more
         seat = by_game[game_id]
         game = seat.game
         owed = registry.get(game.game_type).owed(game, seat, rnd)
@@ -121,6 +152,14 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
     picks = DeathMatchPick.objects.filter(candidate=user, status=DeathMatchPick.Status.OPEN)
     for pick in picks.select_related("main_match"):
         items.append(Awaiting(pick.main_match_id, pick.main_match.name, PICK, pick.deadline))
+    items += [Awaiting(seat.game_id, seat.game.name, RESULTS, None) for seat in seats if seat.results_unread]
+    by_id = {seat.pk: seat for seat in seats}
+    readings = ChatRead.objects.filter(seat__in=seats, unread__gt=0).select_related("other__user__profile")
+    for reading in readings.order_by("seat_id", "other__number"):
+        seat = by_id[reading.seat_id]
+        low, high = sorted([seat.number, reading.other.number])
+        chat = (low, high, shown_name(reading.other.user))
+        items.append(Awaiting(seat.game_id, seat.game.name, UNREAD, None, unread=reading.unread, chat=chat))
     return sorted(items, key=lambda item: _sort_key(item, now))
 
 

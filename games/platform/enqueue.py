@@ -93,6 +93,10 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> 
     _after_commit("notify_your_turn", game_id, user_id, kind, generation)
 
 
+def notify_chat_message(reading_id: int, burst: int) -> None:
+    _after_commit("notify_chat_message", reading_id, burst)
+
+
 def deliver_webhooks(webhook_ids: list[int], event_ids: list[int]) -> None:
     """Each announcement to each webhook, one task apiece (a slow receiver delays only its own)."""
     for event_id in event_ids:

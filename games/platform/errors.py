@@ -20,12 +20,13 @@ __all__ = [
 class RoundClosed(Exception):
     """The round a submission was for is no longer open (HTTP 409)."""
 
-    def __init__(self, closed_at=None, message: str | None = None):
+    def __init__(self, closed_at=None, message: str | None = None, late: bool = False):
         self.closed_at = closed_at
         if message is None:
             # In the zone of whoever reads it (the request's, named): see zones.ZoneMiddleware.
             when = f" at {local_text(closed_at)}" if closed_at else ""
-            message = f"The round closed{when}; this submission was not saved."
+            coming = ", results coming" if late else ""
+            message = f"The round closed{when}{coming}; this submission was not saved."
         super().__init__(message)
         self.message = message
 

@@ -19,6 +19,13 @@ class RulesError(ValueError):
         self.field = field
 
 
+def seat_ref(seat: int) -> str:
+    """A player named in an event's text or a ledger reason, by their seat: "{seat:3}". The site keeps who it
+    is and writes the name they go by when the text is read (`games.platform.wording`), not the name they
+    had when it was written."""
+    return f"{{seat:{seat}}}"
+
+
 @dataclass(frozen=True)
 class Announce:
     """A public announcement: every player and spectator reads it."""

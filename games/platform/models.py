@@ -18,6 +18,40 @@ def new_seed() -> int:
     return secrets.randbits(62)
 
 
+def new_ref() -> str:
+    """What a player, a spectator or an API client is shown of an event, a chat message or an offer (17.7).
+
+    Database ids are global and consecutive, so the gap between two a viewer sees counts the rows made in
+    between that they do not see (another seat's reveals, other pairs' messages, other players' offers).
+    A ref is 72 random bits: it says nothing of its neighbours, and cannot be guessed.
+    """
+    return secrets.token_urlsafe(9)
+
+
+def ref_field():
+    return models.CharField(max_length=12, unique=True, default=new_ref, editable=False)
+
+
+class UnknownRef(ValueError):
+    """A cursor that names no row the viewer was shown."""
+
+
+def rows_after(rows: models.QuerySet, ref: str | None) -> models.QuerySet:
+    """The rows of `rows` (what one viewer may read, in id order) after the one named `ref`: a feed's cursor
+    is a ref the viewer was shown, never an id. Still one query (the cursor's row is a subquery); a ref that
+    is not among `rows` raises UnknownRef when the answer is empty, so a stale cursor is said, not silent."""
+    if not ref:
+        return rows
+    anchor = rows.filter(ref=ref).values("id")[:1]
+    return rows.filter(id__gt=models.Subquery(anchor))
+
+
+def check_cursor(rows: models.QuerySet, ref: str | None, found: list) -> None:
+    """Raise UnknownRef when `ref` names no row of `rows`; asked only when nothing came after it."""
+    if ref and not found and not rows.filter(ref=ref).exists():
+        raise UnknownRef(ref)
+
+
 class Season(models.Model):
     """A community season: its players' garnets and Tokens of Life carry from game to game."""
 
@@ -99,6 +133,8 @@ class Seat(models.Model):
     number = models.PositiveSmallIntegerField()
     # Turn clocks: the reserve left, in seconds, used in fixed increments when a turn's time runs out.
     reserve_seconds = models.FloatField(default=0)
+    # When the player last opened the game's page: a round resolved after it has results they have not read.
+    inbox_read_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]
@@ -232,6 +268,7 @@ class Event(models.Model):
     data = models.JSONField(default=dict, blank=True)
     author = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
+    ref = ref_field()  # shown in place of the id, and the feed's cursor
 
     class Meta:
         ordering = ["game", "id"]
@@ -356,6 +393,7 @@ class ChatMessage(models.Model):
     author = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     text = models.TextField(max_length=2000)
     created_at = models.DateTimeField(default=timezone.now)
+    ref = ref_field()  # shown in place of the id, and the chat's cursor
 
     class Meta:
         ordering = ["id"]
@@ -368,6 +406,27 @@ class ChatMessage(models.Model):
     def __str__(self) -> str:
         text = self.text if len(self.text) <= 40 else self.text[:39] + "…"
         return f"{self.author}, {timezone.localtime(self.created_at):%H:%M}: {text}"
+
+
+class ChatRead(models.Model):
+    """What one player has not read yet of one pair chat: the messages the other player wrote since they last
+    opened it. A message raises the count; opening the chat sets it to 0 and starts a new `burst`, so the
+    email about unread messages goes once per burst, not once per message."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="chat_reads")  # the reader
+    other = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="+")  # who they chat with
+    unread = models.PositiveIntegerField(default=0)
+    burst = models.PositiveIntegerField(default=0, help_text="How many times the chat was read with news.")
+
+    class Meta:
+        verbose_name = "pair chat reading"
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "other"], name="one_reading_per_chat_and_reader"),
+            models.CheckConstraint(condition=~Q(seat=models.F("other")), name="a_reading_is_of_two_seats"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat} has {self.unread} unread from {self.other}"
 
 
 class Webhook(models.Model):
@@ -401,7 +460,7 @@ class Webhook(models.Model):
 
 
 class NotificationPreference(models.Model):
-    """Which emails a user wants. Missing row: all of them."""
+    """Which emails a user wants. Missing row: each kind's default (all but the pair chats')."""
 
     user = models.OneToOneField(
         conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
@@ -410,6 +469,8 @@ class NotificationPreference(models.Model):
     reminder = models.BooleanField(default=True)
     results = models.BooleanField(default=True)
     your_turn = models.BooleanField(default=True)
+    # Off unless asked for: a chatty game would otherwise mail every player who never opens the site.
+    chat_message = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = "notification preference"

@@ -20,6 +20,7 @@ from .registry import Viewer
 from .services.clocks import seconds_left
 from .services.commitment import commitment_check
 from .services.ledger import balances
+from .wording import Told, names_for
 
 RECENT_EVENTS = 200
 
@@ -85,16 +86,31 @@ def visible_events(game: Game, viewer: Viewer):
     return events.filter(kind=Event.Kind.ANNOUNCEMENT)
 
 
-def event_dict(event: Event) -> dict:
+def event_dict(event: Event, names: dict[int, str] | None = None) -> dict:
+    """`names`: {user id: shown name} of the people the events name (`events_named`); the text is told with
+    them, in the reader's zone (on a page: each time for the page's script to write in the viewer's)."""
+    if names is None:
+        names = names_for([event.text])
     return {
-        "id": event.id,
+        "id": event.ref,
         "kind": event.kind,
         "category": event.category,
         "round": event.round_number,
-        "text": event.text,
+        "text": Told(event.text, names),
         "to": shown_name(event.seat.user) if event.seat_id else None,
         "at": event.created_at.isoformat(),
     }
+
+
+def events_named(game: Game, events) -> list[dict]:
+    """The events as `event_dict`s, the people they name read with the game's players (no query when those
+    are all they name)."""
+    events = list(events)
+    known = {}
+    if any("{" in e.text for e in events):
+        known = {s.user_id: shown_name(s.user) for s in seats_with_players(game)}
+    names = names_for([e.text for e in events], known)
+    return [event_dict(e, names) for e in events]
 
 
 @contextmanager
@@ -136,9 +152,13 @@ def round_dict(rnd: Round | None, now) -> dict | None:
     if rnd is None:
         return None
     left = rnd.time_left(now).total_seconds() if rnd.status == Round.Status.OPEN else 0
+    # Past its deadline and not resolved yet (the worker or beat late or down): closed, results coming. No
+    # save is taken any more (submission_save refuses it), so nobody is shown the form or "0 s left".
+    late = rnd.status == Round.Status.OPEN and rnd.remaining_when_paused is None and rnd.closes_at <= now
     return {
         "number": rnd.number,
-        "status": rnd.status,
+        "status": "closed" if late else rnd.status,
+        "results_coming": late,
         "opens_at": rnd.opens_at.isoformat(),
         "closes_at": rnd.closes_at.isoformat(),
         "seconds_left": left,
@@ -185,7 +205,7 @@ def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
     rnd = current_round(game)
     # The latest events only: a long game's page stays light; the feed API and the history have them all.
     recent = visible_events(game, viewer).filter(id__gt=after_event).order_by("-id")[:RECENT_EVENTS]
-    events = [event_dict(e) for e in reversed(recent)]
+    events = events_named(game, reversed(recent))
     data = {
         "id": game.id,
         "name": game.name,
@@ -285,8 +305,18 @@ def history(game: Game) -> dict:
 
     Only for a finished game (or its hosts): the callers check that.
     """
+    with reading(game):
+        return _history(game)
+
+
+def _history(game: Game) -> dict:
     kind = registry.get(game.game_type)
     rounds = {r.number: r for r in game.rounds.all()}
+    players = {s.user_id: shown_name(s.user) for s in seats_with_players(game)}
+    entries = list(
+        LedgerEntry.objects.filter(game=game).select_related("account__user__profile").order_by("id")
+    )
+    reasons_named = names_for([e.reason for e in entries], players)
     return {
         "game": {
             "id": game.id,
@@ -312,9 +342,7 @@ def history(game: Game) -> dict:
             }
             for n, r in sorted(rounds.items())
         ],
-        "events": [
-            event_dict(e) for e in Event.objects.filter(game=game).select_related("seat__user__profile")
-        ],
+        "events": events_named(game, Event.objects.filter(game=game).select_related("seat__user__profile")),
         "submissions": [
             {
                 "round": s.round.number,
@@ -335,13 +363,11 @@ def history(game: Game) -> dict:
                 "item": e.account.item,
                 "delta": e.delta,
                 "balance_after": e.balance_after,
-                "reason": e.reason,
+                "reason": Told(e.reason, reasons_named),
                 "round": e.round_number,
                 "at": e.created_at.isoformat(),
             }
-            for e in LedgerEntry.objects.filter(game=game)
-            .select_related("account__user__profile")
-            .order_by("id")
+            for e in entries
         ],
         "hidden_data": kind.hidden_data(game),
         "commitment": commitment_check(game),

@@ -10,7 +10,9 @@ The key holds all three, so a stale body is never served: a change writes a new 
 Hosts' pages are never cached (they show every saved submission, which moves no version). What differs per
 request stays out of the cached text: the CSRF token is written as a placeholder and filled on the way out,
 and countdowns carry their absolute deadline (the page's script counts from the server's clock in the
-header, which is rendered afresh).
+header, which is rendered afresh). A body that shows an open round's form is kept with the round's deadline
+and never served after it: the deadline passes without moving the version, and past it the page says
+"closed, results coming" until the resolution moves the version (issue 18.3).
 
 Only a cache shared by every process (Redis) can hold the stamps, which the worker moves too: with the
 per-process memory cache of a plain `make run`, the page cache is off unless GENIUS_PAGE_CACHE says
@@ -22,18 +24,22 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import math
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.middleware.csrf import get_token
+from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 
 from .models import Game
 from .registry import Viewer
+from .zones import as_instant
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +84,9 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
     if user is None:
         slot = Slot(f"{base}:anonymous")
         kept = cache.get(slot.key)
-        return Lookup(slot, None if kept is None else fill(kept[1], request), "spectator")
+        if kept is None or not _current(kept):
+            return Lookup(slot, None, "spectator")
+        return Lookup(slot, fill(kept[1], request), "spectator")
     role_key = f"role:{game.pk}:{game.version}:{user.pk}"
     stamp_keys = [f"stamp:seat:{game.pk}:{user.pk}", f"stamp:ledger:{game.season_id}:{user.pk}"]
     bodies = {"player": f"{base}:user{user.pk}", "spectator": f"{base}:spectator"}
@@ -93,7 +101,7 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
         stamps = _stamps(stamp_keys, found)
     slot = Slot(bodies[role], stamps)
     kept = found.get(slot.key)
-    if kept is None or kept[0] != stamps:
+    if kept is None or kept[0] != stamps or not _current(kept):
         # Only the database's role picks where a new body goes.
         return Lookup(slot, None, role) if viewer is not None else Lookup()
     return Lookup(slot, fill(kept[1], request), role)
@@ -167,9 +175,27 @@ def poll_current(game_id: int, season_id: int, token: str, user_id) -> bool:
     return digest is not None and hmac.compare_digest(digest, token[1:])
 
 
-def keep(slot: Slot | None, body: str) -> None:
-    if slot is not None:
-        cache.set(slot.key, (slot.stamps, body), timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
+def keep(slot: Slot | None, body: str, until: datetime | str | None = None) -> None:
+    """Keep a rendered body. One that is true only `until` a deadline (an open round's form and countdown)
+    is kept with it, and served only before it: a deadline passes without moving the game's version, and a
+    body rendered before it must not be served after it (the key stays the same until a resolution)."""
+    if slot is None:
+        return
+    timeout = settings.GENIUS_PAGE_CACHE_SECONDS
+    ends = None
+    if until is not None:
+        ends = as_instant(until).timestamp()
+        left = ends - timezone.now().timestamp()
+        if left <= 0:
+            return
+        timeout = max(1, min(timeout, math.ceil(left)))  # Redis drops it then too: no dead body kept
+    cache.set(slot.key, (slot.stamps, body, ends), timeout=timeout)
+
+
+def _current(kept) -> bool:
+    """A kept body that is still true: its deadline (if any) has not passed."""
+    ends = kept[2] if len(kept) > 2 else None
+    return ends is None or timezone.now().timestamp() < ends
 
 
 def fill(body: str, request) -> SafeString:
@@ -218,6 +244,13 @@ def private_changed(game_id: int, user_ids) -> None:
         return
     seats = [f"stamp:seat:{game_id}:{uid}" for uid in sorted(set(user_ids))]
     _renew_after_commit([*seats, _hosts_key(game_id)])
+
+
+def own_changed(game_id: int, user_ids) -> None:
+    """Something on only these players' own pages moved that the hosts' pages do not show (a pair chat's
+    unread count): their stamps, nobody else's. With the page cache off nothing moves, not even the
+    version: a spectator must not be able to count chat messages by it (each page renders afresh anyway)."""
+    _renew_after_commit([f"stamp:seat:{game_id}:{uid}" for uid in sorted(set(user_ids))])
 
 
 def seat_changed(seat) -> None:

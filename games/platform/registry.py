@@ -83,6 +83,10 @@ class GameType:
     page_template: str = "platform/game_state.html"  # renders the observation's "state" part
     pair_template: str | None = None  # shown on a pair chat page (e.g. the horse race's trade offers)
     poll_seconds: float = 3  # how often pages ask for news; live matches use 1 to stay within 2 s
+    guide_file: str | None = None  # the player's guide (Markdown, the app's guide.md): the rules page
+    # The round form below the game's own part of the page instead of above it: for a form about the board
+    # shown there (Cards on the Table's guess of the board sits after the board).
+    form_after_state: bool = False
 
     # -- set-up -------------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
@@ -194,6 +198,13 @@ class GameType:
     def observation(self, game: Game, viewer: Viewer) -> dict:
         """What `viewer` may see of the game's state. Nothing else serializes it."""
         return {}
+
+    def public_state(self, state: dict) -> object:
+        """What spectators see of a rules state (`game.state` as stored). An operation whose outcome leaves
+        it equal, and announces nothing, is private: it moves the stamps of the seats it names and the
+        hosts', never the version spectators poll (issue 17.7). The default, all of it, keeps every change
+        of the state public; a game with private operations returns its rules' public view."""
+        return state
 
     # -- the proof that nothing hidden leaks (tests/proof/test_hidden_perturbation.py) --------------------
     def hidden_perturb(self, game: Game, seat_number: int | None, rng) -> list[str]:

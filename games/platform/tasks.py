@@ -11,7 +11,8 @@ from django.db import DatabaseError
 
 from . import enqueue
 from .errors import Busy
-from .models import Event, Game, Round, Webhook
+from .models import ChatRead, Event, Game, Round, Webhook
+from .people import shown_name
 from .services import notify
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
@@ -126,6 +127,27 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> 
         notify.wanting([user_id], "your_turn"),
         f"{game.name}: {what}",
         f"The clock is running on the game page:\n{notify.page_link('game', game.id)}",
+    )
+
+
+@notification("notify_chat_message")
+def notify_chat_message(reading_id: int, burst: int) -> int:
+    """The first unread message of a burst (`burst`: the reader's count of readings, one email each). A chat
+    read before the task runs needs no email."""
+    reading = (
+        ChatRead.objects.select_related("seat__game", "other__user__profile").filter(pk=reading_id).first()
+    )
+    if reading is None or reading.burst != burst or not reading.unread:
+        return 0
+    game, writer = reading.seat.game, shown_name(reading.other.user)
+    low, high = sorted([reading.seat.number, reading.other.number])
+    return notify.send(
+        f"chat:{reading.pk}:{burst}",
+        notify.wanting([reading.seat.user_id], "chat_message"),
+        f"{game.name}: {writer} wrote to you",
+        f"{writer} wrote to you in your pair chat in {game.name}:\n"
+        f"{notify.page_link('chat', game.id, low, high)}\n\n"
+        "No other email about this chat comes until you have read it.",
     )
 
 

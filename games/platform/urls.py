@@ -2,11 +2,13 @@
 
 from django.urls import path
 
-from . import account_views, views
+from . import account_views, guides, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),
+    path("rules/", guides.rules_index, name="rules-index"),
+    path("rules/<slug:slug>/", guides.rules_page, name="rules"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/live/", views.game_feed, name="game-feed"),
     path("games/<int:game_id>/history/", views.game_history, name="game-history"),

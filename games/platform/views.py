@@ -22,8 +22,9 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from . import pagecache, registry
+from . import pagecache, registry, round_form
 from .awaiting import awaiting
+from .demo import demo_logins
 from .errors import NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
 from .models import (
@@ -36,7 +37,6 @@ from .models import (
     SeasonPlayer,
 )
 from .observation import (
-    current_round,
     history,
     observe,
     reading,
@@ -45,10 +45,11 @@ from .observation import (
     visible_games,
 )
 from .people import shown_name
-from .services import live, notify, rounds
-from .services.chat import chat_access, chat_messages, chat_post, require_player
+from .services import live, notify, unread
+from .services.chat import chat_access, chat_messages, chat_post, chat_read, pair, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
 from .versions import game_row
+from .wording import Told, names_for
 
 
 def healthz(request):
@@ -73,19 +74,9 @@ def home(request):
             "hosting": hosting,
             "games": games[:50],
             "seasons": Season.objects.order_by("-id")[:20],
+            "demo_logins": demo_logins(),
         },
     )
-
-
-def _form_for(game, viewer, obs, data=None):
-    """The current round's form for a seated player while the round is open, filled with what they saved."""
-    rnd = obs["round"]
-    if viewer.role != "player" or not rnd or rnd["status"] != "open" or game.status != Game.Status.RUNNING:
-        return None
-    kind = registry.get(game.game_type)
-    saved = (obs.get("submission") or {}).get("payload")
-    # The round `obs` shows: every caller reads the observation and the form in one reading.
-    return kind.submission_form(game, viewer.seat, current_round(game), data=data, initial=saved)
 
 
 @require_http_methods(["GET", "POST"])
@@ -94,10 +85,10 @@ def game_page(request, game_id: int):
         return _game_page_read(request, game_id)
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
-    form = None
+    refused = None
     if request.method == "POST":
-        form = _handle_post(request, game, viewer)
-        if form is None:
+        refused = _handle_post(request, game, viewer)
+        if refused is None:
             back = request.POST.get("next", "")
             # A form on another page of this game (a pair chat) sends the player back there.
             if back and url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()}):
@@ -106,17 +97,21 @@ def game_page(request, game_id: int):
         game.refresh_from_db()
     with reading(game):
         obs = observe(game, viewer)
-        context = _page_context(game, obs, form or _form_for(game, viewer, obs), viewer)
+        form = refused.form if refused and refused.form else round_form.form_for(game, viewer, obs)
+        context = _page_context(game, obs, form, viewer)
+    if refused is not None:
+        context["late"] = refused.late
     if request.htmx and request.htmx.target == "round-form":
+        # The page's script asks for the form of the round open now; `closed` names the round whose form
+        # it replaces, for the notice that says what became of it.
+        closed = request.GET.get("closed", "")
+        if closed.isdigit():
+            context["round_notice"] = round_form.closed_notice(game, viewer, int(closed))
         return render(request, "platform/game.html#round_form", context)
     # A form with errors is this request's own: it is never cached.
     body = _render_cacheable(request, "platform/game.html#body", context, None)
-    return render(
-        request,
-        "platform/game_page.html",
-        {"title": game.name, "body": body},
-        status=400 if form is not None and form.errors else 200,
-    )
+    status = 200 if refused is None else 409 if refused.conflict else 400
+    return render(request, "platform/game_page.html", {"title": game.name, "body": body}, status=status)
 
 
 def _game_page_read(request, game_id: int):
@@ -133,9 +128,16 @@ def _game_page_read(request, game_id: int):
         game, viewer = _full_game(game_id, viewer)
         with reading(game):
             obs = observe(game, viewer)
-            context = _page_context(game, obs, _form_for(game, viewer, obs), viewer, look)
+            context = _page_context(game, obs, round_form.form_for(game, viewer, obs), viewer, look)
         body = _render_cacheable(request, "platform/game.html#body", context, look.slot)
+    _inbox_seen(request, light, viewer, look)
     return render(request, "platform/game_page.html", {"title": light.name, "body": body})
+
+
+def _inbox_seen(request, light: Game, viewer, look) -> None:
+    """A player looking at the game's page has read the results it shows ("results are in your inbox")."""
+    if (viewer.role if viewer is not None else look.role) == "player":
+        unread.inbox_opened(game_id=light.pk, user_id=request.user.pk, version=light.version)
 
 
 def _cached_part(request, light: Game, part: str):
@@ -169,13 +171,23 @@ def _full_game(game_id: int, viewer):
     return game, viewer
 
 
-def _page_context(game, obs, form, viewer, look=None) -> dict:
+def _page_context(game, obs, form, viewer, look=None, feed=False) -> dict:
     token = pagecache.poll_token(game, viewer, look)
+    rnd = obs["round"]
     return {
         "game": game,
         "obs": obs,
         "form": form,
+        "problems": round_form.problems(form),
+        # Which round (and in what state) the page's form belongs to, and the live part's: when a poll brings
+        # another, the page's script replaces the form (static/js/site.js).
+        "form_key": f"{rnd['number']}-{rnd['status']}-{obs['status']}-{rnd['paused']:d}" if rnd else "none",
+        # A player's own unread chat messages: their body is kept under their own stamps, which a message
+        # to them moves (services.unread); `feed`: the live partial, which updates the count in place.
+        "chats_unread": unread.chats_unread_total(viewer.seat) if viewer.role == "player" else 0,
+        "feed": feed,
         "state_template": registry.get(game.game_type).page_template,
+        "form_after_state": registry.get(game.game_type).form_after_state,
         # The live partial's `v`: the public version, and the viewer's private stamps (game_feed).
         "poll": f"{obs['version']}-{token}" if token else str(obs["version"]),
     }
@@ -189,15 +201,26 @@ def _render_cacheable(request, template: str, context: dict, slot) -> SafeString
         text = render_to_string(
             template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
         )
-    pagecache.keep(slot, text)
+    # A body with an open round's form and countdown is true until the deadline only: after it the page
+    # says "closed, results coming" even if no resolution has moved the version yet.
+    pagecache.keep(slot, text, until=_open_until(context["obs"]))
     return pagecache.fill(text, request)
 
 
+def _open_until(obs: dict):
+    """The deadline of the open, running round a body shows, after which it shows something else."""
+    rnd = obs["round"]
+    if rnd and rnd["status"] == "open" and not rnd["paused"]:
+        return rnd["closes_at"]
+    return None
+
+
 def _handle_post(request, game, viewer):
-    """Do what the pressed button asks; return a bound form with errors to show again, or None on success."""
+    """Do what the pressed button asks; return what to show again (round_form.Refused), or None when done
+    (a message then says what happened, the player's own inbox lines for an operation)."""
     try:
         if "save" in request.POST or "save_final" in request.POST:
-            return _save_submission(request, game, viewer)
+            return round_form.save(request, game, viewer)
         if "action" in request.POST:
             if viewer.role != "player":
                 raise NotAllowed("Only a player of this game can move.")
@@ -209,7 +232,9 @@ def _handle_post(request, game, viewer):
             payload.update(
                 {k[3:]: v for k, v in request.POST.items() if k.startswith("op_") and k != "op_payload"}
             )
-            live.operation_run(game=game, viewer=viewer, name=request.POST["op"], payload=payload)
+            told: list[str] = []
+            live.operation_run(game=game, viewer=viewer, name=request.POST["op"], payload=payload, told=told)
+            messages.success(request, " ".join(told) or "Done.")
         else:
             messages.error(request, "Nothing was asked of the page.")
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
@@ -217,34 +242,6 @@ def _handle_post(request, game, viewer):
     except (ValueError, TypeError, RecursionError):
         # RecursionError: a move's JSON nested thousands deep (the API's parser refuses it past 32 levels).
         messages.error(request, "That request was not understood.")
-    return None
-
-
-def _save_submission(request, game, viewer):
-    if viewer.role != "player":
-        messages.error(request, "Only a player of this game can submit.")
-        return None
-    with reading(game):
-        obs = observe(game, viewer)
-        form = _form_for(game, viewer, obs, data=request.POST)
-    if form is None:
-        messages.error(request, "The round is closed; nothing was saved.")
-        return None
-    if not form.is_valid():
-        return form
-    try:
-        number = int(request.POST.get("round_number", obs["round"]["number"]))
-        payload = registry.get(game.game_type).form_to_payload(form)
-        rounds.submission_save(
-            seat=viewer.seat, round_number=number, payload=payload, final="save_final" in request.POST
-        )
-    except RulesError as exc:
-        form.add_error(exc.field if exc.field in form.fields else None, exc.message)
-        return form
-    except (RoundClosed, StateChanged) as exc:
-        form.add_error(None, exc.message)
-        return form
-    messages.success(request, "Saved. You can change it until the round closes.")
     return None
 
 
@@ -268,8 +265,9 @@ def game_feed(request, game_id: int):
     if body is None:
         viewer = viewer or viewer_or_404(light, request.user)
         game, viewer = _full_game(game_id, viewer)
-        context = _page_context(game, observe(game, viewer), None, viewer, look)
+        context = _page_context(game, observe(game, viewer), None, viewer, look, feed=True)
         body = _render_cacheable(request, "platform/game.html#live", context, look.slot)
+    _inbox_seen(request, light, viewer, look)
     response = HttpResponse(body)
     if light.status == Game.Status.FINISHED and version == str(row["version"]):
         return HttpResponseStopPolling()
@@ -334,11 +332,14 @@ def season_page(request, season_id: int):
 def my_ledger(request, season_id: int):
     """The user's own ledger rows in a season: only the owner (and hosts, in the admin) read them."""
     season = get_object_or_404(Season, pk=season_id)
-    entries = (
+    entries = list(
         LedgerEntry.objects.filter(account__season=season, account__user=request.user)
         .select_related("account", "game")
         .order_by("-id")[:500]
     )
+    names = names_for(e.reason for e in entries)  # who a reason names, as they are called now
+    for entry in entries:
+        entry.why = Told(entry.reason, names)
     return render(request, "platform/ledger.html", {"season": season, "entries": entries})
 
 
@@ -367,6 +368,7 @@ def game_history(request, game_id: int):
             "timeline": timeline,
             "obs": observe(game, viewer),
             "state_template": registry.get(game.game_type).page_template,
+            "form_after_state": registry.get(game.game_type).form_after_state,
             "hidden_json": json.dumps(data["hidden_data"], indent=1, sort_keys=True),
         },
     )
@@ -385,17 +387,29 @@ def chat_list(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
     seats = seats_with_players(game)
+    counts = {}
     if viewer.role == "player":
-        pairs = [(viewer.seat, other) for other in seats if other.pk != viewer.seat.pk]
+        # Each chat under its one address (the lower seat first), with what the player has not read in it.
+        counts = unread.chats_unread(viewer.seat)
+        chats = [(*pair(viewer.seat, other), other, counts.get(other.pk, 0)) for other in seats]
+        chats = [chat for chat in chats if chat[2].pk != viewer.seat.pk]
     elif viewer.role == "host":
-        pairs = [(a, b) for i, a in enumerate(seats) for b in seats[i + 1 :]]
+        chats = [(a, b, None, 0) for i, a in enumerate(seats) for b in seats[i + 1 :]]
     else:
         raise Http404("Pair chats are private.")
-    return render(request, "platform/chat_list.html", {"game": game, "pairs": pairs, "viewer": viewer})
+    return render(request, "platform/chat_list.html", {"game": game, "chats": chats, "viewer": viewer})
 
 
 @require_http_methods(["GET", "POST"])
 def chat_page(request, game_id: int, a: int, b: int):
+    """A pair chat, at one address whoever opens it: the lower seat first (`2-0` sends to `0-2`). Opening it
+    reads it: the player's unread count of this chat goes to 0."""
+    if a > b:
+        if request.method == "GET":
+            there = reverse("chat", args=[game_id, b, a])
+            query = request.META.get("QUERY_STRING")
+            return redirect(f"{there}?{query}" if query else there, permanent=True)
+        a, b = b, a
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
     seat_a, seat_b = chat_access(game, viewer, a, b)
@@ -410,6 +424,7 @@ def chat_page(request, game_id: int, a: int, b: int):
         except (RulesError, StateChanged, NotAllowed) as exc:
             error, draft = exc.message, request.POST.get("text", "")
     messages_ = list(chat_messages(game=game, seat_a=seat_a, seat_b=seat_b))
+    chat_read(viewer, seat_a, seat_b)
     game.refresh_from_db(fields=["chats_muted", "version"])
     kind = registry.get(game.game_type)
     context = {
@@ -489,7 +504,7 @@ def season_transfer_view(request, season_id: int):
             raise RulesError("No player has that name.", field="to")
         amount = int(request.POST.get("amount", "0") or 0)
         season_transfer(season=season, sender=request.user, receiver=receiver, what="garnets", amount=amount)
-        messages.success(request, f"You gave {amount} garnets to {receiver.username}.")
+        messages.success(request, f"You gave {amount} garnets to {shown_name(receiver)}.")
     except (RulesError, NotAllowed) as exc:
         messages.error(request, exc.message)
     except ValueError:

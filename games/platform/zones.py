@@ -11,7 +11,7 @@ UTC instant and the page's script counts to it.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from django.utils import timezone
 
@@ -91,3 +91,19 @@ def as_instant(when: datetime | str | None) -> datetime | None:
         except ValueError:
             return None
     return when if timezone.is_aware(when) else when.replace(tzinfo=UTC)
+
+
+def span_text(span: timedelta) -> str:
+    """A length of time as people say it: "1 hour", "24 hours", "1 hour 30 minutes", "45 seconds"."""
+    seconds = int(span.total_seconds())
+    if seconds < 60:
+        return _count(seconds, "second")
+    hours, minutes = divmod(seconds // 60, 60)
+    parts = [_count(hours, "hour")] if hours else []
+    if minutes:
+        parts.append(_count(minutes, "minute"))
+    return " ".join(parts)
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

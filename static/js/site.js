@@ -11,7 +11,15 @@
   const skew = (parseFloat(document.body && document.body.dataset.now) * 1000 || Date.now()) - Date.now();
   // Times are written as UTC instants (a cached page is the same for everyone); they are shown in the zone
   // the viewer chose on their profile (named in the header), written as the server writes them in emails.
-  const zone = (document.body && document.body.dataset.zone) || "UTC";
+  // A visitor who is not logged in has no profile: their browser's own zone, named the same way.
+  function browserZone() {
+    try {
+      return Intl.DateTimeFormat().resolvedOptions().timeZone;
+    } catch (e) {
+      return "";
+    }
+  }
+  const zone = (document.body && document.body.dataset.zone) || browserZone() || "UTC";
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   let parts;
   try {
@@ -25,7 +33,8 @@
     if (!parts) return when.toISOString().slice(0, 16).replace("T", " ") + " (UTC)";
     const p = {};
     parts.formatToParts(when).forEach(function (x) { p[x.type] = x.value; });
-    return p.day + " " + MONTHS[parseInt(p.month, 10) - 1] + " " + p.year + ", " + p.hour + ":" + p.minute + " (" + zone + ")";
+    // "8 Dec", as the server writes it (en-GB's numeric day may come as "08").
+    return parseInt(p.day, 10) + " " + MONTHS[parseInt(p.month, 10) - 1] + " " + p.year + ", " + p.hour + ":" + p.minute + " (" + zone + ")";
   }
   function start(root) {
     root.querySelectorAll("time.countdown").forEach(function (el) {
@@ -35,11 +44,33 @@
         ? Date.parse(el.dataset.until) - skew
         : Date.now() + parseFloat(el.dataset.seconds || "0") * 1000;
       const paused = el.dataset.paused === "1";
+      // "closes in 2h 5m", then "closing…" alone once the deadline is reached (never "closes in closing…").
+      const lead = el.dataset.lead ? el.dataset.lead + " in " : "";
       function tick() {
-        el.textContent = paused ? fmt(parseFloat(el.dataset.seconds)) + " (paused)" : fmt((end - Date.now()) / 1000);
+        const left = paused ? parseFloat(el.dataset.seconds) : (end - Date.now()) / 1000;
+        const text = fmt(left);
+        el.textContent = (left > 0 ? lead + text : text) + (paused ? " (paused)" : "");
         if (!paused && el.isConnected) setTimeout(tick, 1000);
       }
       tick();
+    });
+    // A round's form and countdown are true until its deadline: then the page says "closed, results
+    // coming" (the resolution, which moves the version and brings the results, may come later).
+    root.querySelectorAll("[data-open-until]").forEach(function (el) {
+      if (el.dataset.switchBound) return;
+      el.dataset.switchBound = "1";
+      const end = Date.parse(el.dataset.openUntil) - skew;
+      function close() {
+        if (!el.isConnected) return;
+        // A form the player has typed into stays in view: they are told it was not saved (below).
+        if (el.dataset.dirty) return el.dispatchEvent(new CustomEvent("genius:unsaved", { bubbles: true }));
+        el.querySelectorAll("[data-while-open]").forEach(function (x) { x.hidden = true; });
+        el.querySelectorAll("[data-once-closed]").forEach(function (x) { x.hidden = false; });
+      }
+      if (isNaN(end)) return;
+      const wait = end - Date.now();
+      if (wait <= 0) close();
+      else if (wait < 2147483647) setTimeout(close, wait); // beyond: setTimeout's limit, 24 days
     });
     root.querySelectorAll("time.local").forEach(function (el) {
       const when = new Date(el.getAttribute("datetime"));
@@ -76,12 +107,201 @@
       new MutationObserver(titled).observe(title, { childList: true, characterData: true, subtree: true });
     }
   }
-  document.addEventListener("DOMContentLoaded", function () {
-    const known = document.querySelector("[data-awaiting-count]");
-    if (known) return show(parseInt(known.dataset.awaitingCount, 10) || 0);
+  function ask() {
     fetch(body.dataset.awaitingUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.ok ? r.json() : []; })
       .then(function (items) { show(items.length); })
       .catch(function () {});
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    const known = document.querySelector("[data-awaiting-count]");
+    if (known) return show(parseInt(known.dataset.awaitingCount, 10) || 0);
+    ask();
   });
+  // A live part that changed (a round resolved, a message to the player) may change the count: ask again.
+  // A poll with nothing new swaps nothing and asks nothing.
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    if (ev.target && ev.target.id === "live" && !document.querySelector("[data-awaiting-count]")) ask();
+  });
+})();
+
+// Forms that follow the round (games/platform/round_form.py). The live part of a game page carries the key
+// of the round it shows (data-form-key); when a poll brings another round, an untouched form is replaced by
+// the new round's, with a line saying what became of the last one. A form the player has typed into is
+// never thrown away: it stays, its buttons off, under a notice that what it holds was not saved.
+(function () {
+  function section() { return document.getElementById("round-form"); }
+  function touched(ev) {
+    const form = section();
+    if (form && form.contains(ev.target) && ev.target.form) form.dataset.dirty = "1";
+  }
+  document.addEventListener("input", touched, true);
+  document.addEventListener("change", touched, true);
+
+  function parts(key) {
+    const bits = (key || "").split("-");
+    return { round: bits[0], status: bits[1] };
+  }
+  function load(closed) {
+    const form = section();
+    if (!form || !window.htmx) return;
+    form.dataset.following = "1";
+    const url = location.pathname + (closed ? "?closed=" + encodeURIComponent(closed) : "");
+    window.htmx.ajax("GET", url, { target: "#round-form", swap: "outerHTML" });
+  }
+  function keep(form, closed) {
+    form.dataset.following = "1";
+    let note = form.querySelector(".round-kept");
+    if (!note) {
+      note = document.createElement("div");
+      note.className = "error-summary round-kept";
+      note.setAttribute("role", "alert");
+      note.tabIndex = -1;
+      const title = document.createElement("h2");
+      title.textContent = "Not saved: Round " + form.dataset.round + " closed";
+      const text = document.createElement("p");
+      text.textContent = "What you typed below was not saved: the round closed first. " +
+        (form.querySelector(".saved") ? "Your last save counted." : "You saved nothing for this round.");
+      note.append(title, text);
+      form.prepend(note);
+      form.querySelectorAll("[data-while-open]").forEach(function (x) { x.hidden = false; });
+      form.querySelectorAll("[data-once-closed]").forEach(function (x) { x.hidden = true; });
+      form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
+      form.querySelectorAll("[data-while-open] h2 small").forEach(function (x) { x.textContent = "(closed)"; });
+    }
+    if (closed && !note.querySelector("button")) {
+      const next = document.createElement("button");
+      next.type = "button";
+      next.className = "secondary";
+      next.textContent = "Clear it and show what is open now";
+      next.addEventListener("click", function () { load(closed); });
+      note.append(next);
+    }
+  }
+  let tried = "";
+  function follow() {
+    const live = document.getElementById("live"), form = section();
+    if (!live || !form || form.dataset.following || !live.dataset.formKey) return;
+    if (live.dataset.formKey === form.dataset.formKey) return;
+    const pair = live.dataset.formKey + "|" + form.dataset.formKey;
+    if (pair === tried) return; // asked once already: never a loop of requests
+    tried = pair;
+    const was = parts(form.dataset.formKey), now = parts(live.dataset.formKey);
+    // Another round, or this one resolved with none after it: the form's round closed.
+    const closed = was.round !== now.round || (now.status !== "open" && now.status !== "closed") ? was.round : "";
+    if (!form.dataset.dirty) return load(closed);
+    if (closed) return keep(form, closed);
+    form.dataset.formKey = live.dataset.formKey; // paused or resumed: what they typed stays as it is
+  }
+  document.addEventListener("htmx:afterSettle", follow);
+  document.addEventListener("genius:unsaved", function (ev) {
+    if (ev.target === section()) keep(ev.target, "");
+  });
+})();
+
+// Errors and confirmations where the player is looking. A refused save shows "Not saved: 2 problems" at the
+// top of its form: the page scrolls to it and the focus goes to the first field in error (or to the summary).
+// A message after an action (a purchase, a flip, a save) is moved next to the form it was sent from.
+(function () {
+  function firstField(box) {
+    return box && box.querySelector("input:not([type=hidden]):not([disabled]), select, textarea");
+  }
+  function showProblems() {
+    const summary = document.querySelector(".error-summary");
+    if (!summary) return false;
+    const bad = summary.closest("section") && summary.closest("section").querySelector(".has-error");
+    summary.scrollIntoView({ block: "start" });
+    const field = firstField(bad);
+    if (!field) { summary.focus({ preventScroll: true }); return true; }
+    // The field's message sits under its label: when the summary and it do not fit on the screen together,
+    // the field comes first.
+    const message = bad.querySelector(".error") || bad;
+    if (message.getBoundingClientRect().bottom > window.innerHeight) bad.scrollIntoView({ block: "start" });
+    field.focus({ preventScroll: true });
+    return true;
+  }
+  document.addEventListener("click", function (ev) {
+    const link = ev.target.closest && ev.target.closest(".error-summary a[href^='#']");
+    if (!link) return;
+    const field = document.getElementById(link.getAttribute("href").slice(1));
+    if (!field) return;
+    ev.preventDefault();
+    (field.closest(".field") || field).scrollIntoView({ block: "start" });
+    field.focus({ preventScroll: true });
+  });
+
+  const KEY = "genius:sent-from";
+  document.addEventListener("submit", function (ev) {
+    const from = ev.target.closest && ev.target.closest("[id]");
+    if (from && from.id && !ev.defaultPrevented) {
+      try { sessionStorage.setItem(KEY, JSON.stringify({ path: location.pathname, id: from.id })); } catch (e) {}
+    }
+  });
+  function placeMessages() {
+    let sent = null;
+    try { sent = JSON.parse(sessionStorage.getItem(KEY) || "null"); sessionStorage.removeItem(KEY); } catch (e) {}
+    const found = document.querySelector("main .messages");
+    // The messages' own box (their role=status wrapper, if any), moved as one.
+    const list = found && (found.parentElement.tagName === "MAIN" ? found : found.parentElement);
+    if (!list || !sent || sent.path !== location.pathname) return;
+    const near = document.getElementById(sent.id);
+    if (!near || near.tagName === "MAIN" || near.id === "live") return;
+    near.parentNode.insertBefore(list, near);
+    list.classList.add("near");
+    list.scrollIntoView({ block: "start" });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!showProblems()) placeMessages();
+  });
+})();
+
+// A table wider than its box says that it scrolls ("Wider than your screen: scroll sideways"): .scroll-x
+// boxes are marked when what they hold does not fit, on load, after each swap and when the screen turns.
+(function () {
+  function mark() {
+    document.querySelectorAll(".scroll-x").forEach(function (box) {
+      box.toggleAttribute("data-scrolls", box.scrollWidth > box.clientWidth + 1);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", mark);
+  document.addEventListener("htmx:afterSettle", mark);
+  window.addEventListener("resize", mark);
+})();
+
+// A card that scrolls sideways itself (a wide part of a game on a phone) can be scrolled from the keyboard too:
+// while it scrolls it takes the focus (tabindex), and gives it back when it fits again.
+(function () {
+  function mark() {
+    document.querySelectorAll(".card").forEach(function (box) {
+      const scrolls = box.scrollWidth > box.clientWidth + 1;
+      if (scrolls && !box.hasAttribute("tabindex")) {
+        box.setAttribute("tabindex", "0");
+        box.dataset.keyboardScroll = "1";
+      } else if (!scrolls && box.dataset.keyboardScroll) {
+        box.removeAttribute("tabindex");
+        delete box.dataset.keyboardScroll;
+      }
+    });
+  }
+  document.addEventListener("DOMContentLoaded", mark);
+  document.addEventListener("htmx:afterSettle", mark);
+  window.addEventListener("resize", mark);
+})();
+
+// A fold the viewer opened (details with an id, such as the earlier announcements) stays open when a poll
+// replaces the part it sits in.
+(function () {
+  const opened = {};
+  document.addEventListener("toggle", function (ev) {
+    if (ev.target.tagName === "DETAILS" && ev.target.id) opened[ev.target.id] = ev.target.open;
+  }, true);
+  function reopen() {
+    Object.keys(opened).forEach(function (id) {
+      const fold = document.getElementById(id);
+      if (opened[id] && fold && !fold.open) fold.open = true;
+    });
+  }
+  // Right after the swap, in the same task: the fold is never painted shut.
+  document.addEventListener("htmx:afterSwap", reopen);
+  document.addEventListener("htmx:oobAfterSwap", reopen);
 })();

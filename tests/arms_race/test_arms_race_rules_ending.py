@@ -130,6 +130,7 @@ def test_after_nine_rounds_the_most_wounds_in_total_loses_no_winners_no_awards()
     state = spread(state, 4, (2, 2, 1, 1, 1, 1, 1, 0))  # 9 wounds
     state = attack(state, 6, "flamethrower", 0, "flamethrower")
     state, events = challenge(state, 0, "truth")  # right: 6 takes a Burn, 1 wound in all
+    assert "takes a Burn (1 Burn, 1 wound in all)." in events[0].text
     assert state.phase == Phase.OVER
     assert (state.outcome.reason, state.outcome.loser, state.outcome.winners) == ("nine_rounds", 2, ())
     assert awards(events) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -101,3 +102,43 @@ def test_a_wild_card_named_when_bought_is_named_in_a_form(season, hank, trio):
     assert named.status_code == 302
     assert state_of(game).wilds[0] == (Weapon.KATANA,)
     assert balances(season=season, user=trio[0])["garnets"] == 0
+
+
+def test_an_attack_form_sent_after_the_clock_ran_out_shows_the_page_as_it_now_is(season, hank, trio):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        game = arms_game(season, hank, trio, settings={"attack_seconds": 60})
+    attacker = state_of(game).attacker
+    card = ORDERED_DEAL[attacker][0]
+    with time_machine.travel(start + timedelta(seconds=75), tick=False):
+        response = client_for(trio[attacker]).post(
+            reverse("arms_race:move", args=[game.id]),
+            {"kind": "attack", "card": card, "target": str((attacker + 1) % 3), "claim": "pistol"},
+            follow=True,
+        )
+    html = response.content.decode()
+    assert "Your time ran out at " in html and "this move was not made" in html
+    assert 'name="claim"' not in html  # the attack went out with the truth: no attack form left
+    state = state_of(game)
+    assert state.phase == Phase.RESPOND and state.flight.last.weapon == state.flight.weapon
+
+
+def test_a_player_one_wound_of_a_type_from_losing_is_marked_for_every_viewer(game, trio):
+    def near(state):
+        losing = state.settings.wounds_to_lose - 1
+        return {s for s in range(state.players) if any(state.wounds_of(s, w) == losing for w in Weapon)}
+
+    drive(game, trio, honest, until=lambda state: near(state))
+    marked = [trio[seat].username for seat in sorted(near(state_of(game)))]
+    url = reverse("game", args=[game.id])
+    for client in (Client(), client_for(trio[0]), client_for(trio[1])):
+        html = client.get(url).content.decode()
+        rows = re.findall(r'<tr class="([^"]*)"><th scope="row">(\w+)', html)
+        assert len(rows) == 3
+        assert [name for classes, name in rows if "ar-near-loss" in classes] == marked
+        assert "One wound from losing: <strong>" + marked[0] in html

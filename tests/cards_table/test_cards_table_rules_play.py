@@ -134,6 +134,16 @@ def test_a_garnet_peek_shows_a_card_of_the_previous_round_from_round_2():
     assert state.seat_round(3).peeks == ((2, 4),)
 
 
+def test_a_garnet_buys_no_card_the_player_already_knows():
+    state, _ = flip(fresh(), 3, 2, 4)
+    state, _ = resolve_round(state)
+    told = raises("cell", peek_previous, state, 3, 2, 4)
+    assert told.message == "You turned over R2C4 yourself in Round 1: you know it."
+    state, _ = peek_previous(state, 3, 1, 1)
+    assert raises("cell", peek_previous, state, 3, 1, 1).message == "You already bought a look at R1C1."
+    peek_previous(state, 4, 2, 4)  # another player has not seen R2C4
+
+
 def test_apply_action_dispatches_and_validate_action_changes_nothing():
     state = fresh()
     validate_action(state, 0, {"type": "flip", "row": 1, "col": 1})

@@ -102,3 +102,17 @@ def test_a_garnet_peek_debits_one_garnet_and_is_refused_when_short_or_in_round_o
     seen = observe(cards, ann)["state"]["peek_table"]["rows"]
     assert seen[1][1]["card"]["number"] == 1 and seen[4][4]["card"]["colour"] == "yellow"
     assert operate(cards, ann, "peek", {"row": 1, "col": 1}).status_code == 400
+
+
+def test_the_previous_board_shows_the_players_own_flips_and_offers_only_the_rest(cards, ten, hank, season):
+    ann = ten[0]
+    assert operate(cards, ann, "flip", {"row": 3, "col": 4}).status_code == 200
+    round_resolve_now(game=cards, actor=hank)
+    ledger_post(season=season, user=ann, what="garnets", delta=1, reason="a host's grant")
+    cells = [cell for row in observe(cards, ann)["state"]["peek_table"]["rows"] for cell in row]
+    own = next(c for c in cells if c["name"] == "R3C4")
+    assert own["card"] is not None and not own["can_peek"]
+    assert sum(c["can_peek"] for c in cells) == 24
+    refused = operate(cards, ann, "peek", {"row": 3, "col": 4})
+    assert refused.status_code == 400 and "yourself in Round 1" in refused.json()["detail"]
+    assert balances(season=season, user=ann)["garnets"] == 1

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.cards_table.models import HeatVerdict
 from games.platform.models import Event
 from games.platform.services import games as game_services
+from tests.api_support import told
 
 from .site_support import api, make_game, operate, resolve, submit
 
@@ -47,11 +48,8 @@ def everything_seen(game, user) -> tuple[dict, str, str]:
 
 
 def reveals_to(game, user) -> list[str]:
-    return list(
-        Event.objects.filter(game=game, kind=Event.Kind.REVEAL, seat__user=user).values_list(
-            "text", flat=True
-        )
-    )
+    """The user's inbox as it reads (the rows name people by reference)."""
+    return told(game, kind=Event.Kind.REVEAL, seat__user=user)
 
 
 def test_a_player_sees_only_their_own_cards_guesses_and_inbox(midgame, ten):

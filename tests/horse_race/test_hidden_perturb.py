@@ -69,9 +69,9 @@ def mid_race(game, hank, players, until_round):
     ann, ben, cat = players
     rng = random.Random(7)
     trade(game, ben, "offer_trade", {"give": "C", "want": "D", "to": "cat"})
-    trade(game, cat, "accept_trade", {"offer": TradeOffer.objects.get(status="open").id})
+    trade(game, cat, "accept_trade", {"offer": TradeOffer.objects.get(status="open").ref})
     trade(game, cat, "offer_trade", {"give": "E", "want": "F", "to": "ann"})
-    trade(game, ann, "decline_trade", {"offer": TradeOffer.objects.get(status="open").id})
+    trade(game, ann, "decline_trade", {"offer": TradeOffer.objects.get(status="open").ref})
     trade(game, ann, "offer_trade", {"give": "G", "want": "H", "to": "ben"})
     play_round(game, hank, rng)
     while load(game).round < until_round:

@@ -33,3 +33,35 @@ def test_a_player_saves_the_round_form_and_a_spectator_sees_the_exit(race, nine,
     spectator.wait_for_selector("text=Horse A has finished the race in Round 5, placing 1st.", timeout=15000)
     text = spectator.content()
     assert "Round 0 clue" not in text and "you hold" not in text
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_player_offers_a_trade_and_the_other_accepts_it_on_the_page(
+    race, nine, page_as, live_server, width
+):
+    """The offer travels by its ref (issue 17.7): offered, shown to ben with its buttons, accepted there."""
+    import os
+
+    from games.horse_race.models import TradeOffer
+    from games.platform.models import Game
+
+    url = live_server.url + reverse("game", args=[race.id])
+    version = Game.objects.get(pk=race.pk).version
+    ann = page_as(nine[0], width=width)
+    ann.goto(url)
+    ann.select_option("select[name=op_give]", "A")
+    ann.select_option("select[name=op_want]", "B")
+    ann.select_option("select[name=op_to]", "ben")
+    ann.click("button[name=op][value=offer_trade]")
+    offer = TradeOffer.objects.get()
+    ben = page_as(nine[1], width=width)
+    ben.goto(url)
+    assert ben.locator("input[name=op_offer]").first.get_attribute("value") == offer.ref
+    assert "offers you their A card for your B card" in ben.content()
+    folder = os.environ.get("GENIUS_SCREENSHOTS")
+    if folder:
+        ben.screenshot(path=f"{folder}/trade-offer-{width}.png", full_page=True)
+    ben.click("button[name=op][value=accept_trade]")
+    ben.wait_for_selector("text=Trade done: you gave a B card and received an A card.")
+    assert TradeOffer.objects.get().status == TradeOffer.Status.ACCEPTED
+    assert Game.objects.get(pk=race.pk).version == version, "spectators' version stays"

@@ -86,3 +86,10 @@ def test_a_match_with_nothing_left_to_decide_ends_with_round_10(season, hank, ni
     game.refresh_from_db()
     assert game.status == Game.Status.FINISHED and game.rounds.count() == ROUNDS + 1
     assert observe(game)["state"]["elimination_candidate"] == 1
+
+
+def test_the_feed_says_when_a_round_closes_and_the_next_opens(race, nine, hank):
+    resolve(race, hank)
+    said = [e["text"] for e in observe(race, nine[0])["announcements"]]
+    assert said.index("Round 0 closed.") < said.index("Round 1 is open.")
+    assert said[-1] == "Round 1 is open."

@@ -38,8 +38,10 @@ def test_an_error_is_shown_by_its_field_and_what_was_typed_stays(race, nine):
     page = response.content.decode()
     assert response.status_code == 400
     assert "You need 2 A cards for this and hold 1." in page
-    error_at = page.index("You need 2 A cards")
-    assert page.rindex('name="clue_use_0"', 0, error_at) > page.rindex('name="ability"', 0, error_at)
+    # In the summary at the top, linked to its field, and by the field (under its label, above its boxes).
+    assert '<a href="#id_clue_use_0">Clue: cards to use (discarded): You need 2 A cards' in page
+    error_at = page.index('<p class="error">You need 2 A cards')
+    assert page.index('name="ability"') < error_at < page.index('name="clue_use_0"')
     assert 'name="clue_use_0" value="2"' in page and 'name="clue_use_3" value="1"' in page
     assert not Submission.objects.exists()
 

@@ -24,7 +24,7 @@ def test_a_trade_is_offered_and_accepted_from_the_pair_chat(race, nine, client):
     client.force_login(ben)
     page = client.get(chat).content.decode()
     assert "ann gives A to ben for B" in page and 'value="accept_trade"' in page
-    client.post(reverse("game", args=[race.id]), {"op": "accept_trade", "op_offer": offer.id, "next": chat})
+    client.post(reverse("game", args=[race.id]), {"op": "accept_trade", "op_offer": offer.ref, "next": chat})
     offer.refresh_from_db()
     assert offer.status == TradeOffer.Status.ACCEPTED
     client.force_login(cat)  # a third player neither reads the chat nor sees its trades

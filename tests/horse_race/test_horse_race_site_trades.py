@@ -11,10 +11,11 @@ from games.horse_race.models import TradeOffer
 from games.horse_race.rules import ROUNDS
 from games.platform.errors import NotEnough
 from games.platform.kit import RulesError
-from games.platform.models import Game, LedgerAccount
+from games.platform.models import Game, LedgerAccount, LedgerEntry
 from games.platform.registry import Viewer
 from games.platform.services import live
 from games.platform.services.ledger import balances, ledger_post
+from games.platform.wording import names_for, plain
 from tests.horse_race.site_support import make_game, observe, operate, resolve
 
 
@@ -29,11 +30,15 @@ def test_an_accepted_offer_swaps_one_card_for_one(race, nine):
     assert offered.status_code == 200
     offer = TradeOffer.objects.get()
     assert "ann offers you their A card for your B card" in observe(race, ben)["inbox"][-1]["text"]
-    assert operate(race, ben, "accept_trade", {"offer": offer.id}).status_code == 200
+    assert operate(race, ben, "accept_trade", {"offer": offer.ref}).status_code == 200
     assert hand(race, ann)["A"] == 0 and hand(race, ann)["B"] == 2
     assert hand(race, ben)["A"] == 2 and hand(race, ben)["B"] == 0
     assert LedgerAccount.objects.get(user=ben, game=race, what="cards", item="A").balance == 2
-    again = operate(race, ben, "accept_trade", {"offer": offer.id})
+    # The ledger says who the card came from by name, never "seat 0".
+    stored = list(LedgerEntry.objects.filter(account__user=ben, game=race).values_list("reason", flat=True))
+    reasons = {plain(reason, names_for(stored)) for reason in stored}  # as the ledger page reads them
+    assert {"Traded from ann", "Traded to ann"} <= reasons
+    again = operate(race, ben, "accept_trade", {"offer": offer.ref})
     assert again.status_code == 400 and "no longer open" in again.json()["detail"]
 
 
@@ -55,8 +60,11 @@ def test_the_page_buttons_offer_accept_and_buy(race, nine, season):
     offer = TradeOffer.objects.get()
     page = pages["ben"].get(url).content.decode()
     assert "ann gives A to ben for B" in page
-    pages["ben"].post(url, {"op": "accept_trade", "op_offer": str(offer.id)})
-    pages["ben"].post(url, {"op": "purchase", "op_horse": "H"})
+    accepted = pages["ben"].post(url, {"op": "accept_trade", "op_offer": offer.ref}, follow=True)
+    # Each action confirms itself in the player's words (the page's script puts it beside the form).
+    assert "Trade done: you gave a B card and received an A card." in accepted.content.decode()
+    bought = pages["ben"].post(url, {"op": "purchase", "op_horse": "H"}, follow=True).content.decode()
+    assert '<li class="success">You bought an H card for 2 garnets.</li>' in bought
     assert hand(race, ben)["A"] == 2 and hand(race, ben)["H"] == 2
     refused = pages["ben"].post(url, {"op": "purchase", "op_horse": "H"}, follow=True).content.decode()
     assert "You have 0 garnets; this needs 4." in refused
@@ -67,16 +75,16 @@ def test_offers_are_declined_or_withdrawn_only_by_the_right_player(race, nine, h
     ann, ben, cat = nine[:3]
     operate(race, ann, "offer_trade", {"give": "A", "want": "B", "to": "ben"})
     offer = TradeOffer.objects.get()
-    assert operate(race, ann, "accept_trade", {"offer": offer.id}).status_code == 400
-    assert operate(race, cat, "decline_trade", {"offer": offer.id}).status_code == 400
-    assert operate(race, hank, "accept_trade", {"offer": offer.id}).status_code == 403
-    assert operate(race, ben, "decline_trade", {"offer": offer.id}).status_code == 200
+    assert operate(race, ann, "accept_trade", {"offer": offer.ref}).status_code == 400
+    assert operate(race, cat, "decline_trade", {"offer": offer.ref}).status_code == 400
+    assert operate(race, hank, "accept_trade", {"offer": offer.ref}).status_code == 403
+    assert operate(race, ben, "decline_trade", {"offer": offer.ref}).status_code == 200
     offer.refresh_from_db()
     assert offer.status == "declined"
     operate(race, ann, "offer_trade", {"give": "C", "want": "D", "to": "cat"})
     second = TradeOffer.objects.latest("id")
-    assert operate(race, cat, "withdraw_trade", {"offer": second.id}).status_code == 400
-    assert operate(race, ann, "withdraw_trade", {"offer": second.id}).status_code == 200
+    assert operate(race, cat, "withdraw_trade", {"offer": second.ref}).status_code == 400
+    assert operate(race, ann, "withdraw_trade", {"offer": second.ref}).status_code == 200
     assert hand(race, ann) == {h: 1 for h in "ABCDEFGHI"}
 
 
@@ -87,7 +95,7 @@ def test_an_offer_needs_a_card_you_hold_and_another_player(race, nine):
     assert operate(race, ann, "offer_trade", {"give": "A", "want": "A", "to": "ben"}).json()["errors"]["want"]
     assert operate(race, ann, "offer_trade", {"give": "Z", "want": "A", "to": "ben"}).json()["errors"]["give"]
     operate(race, ann, "offer_trade", {"give": "A", "want": "B", "to": "ben"})
-    operate(race, nine[1], "accept_trade", {"offer": TradeOffer.objects.get().id})
+    operate(race, nine[1], "accept_trade", {"offer": TradeOffer.objects.get().ref})
     assert (
         "You hold no A card"
         in operate(race, ann, "offer_trade", {"give": "A", "want": "C", "to": "cat"}).json()["detail"]
@@ -100,10 +108,10 @@ def test_a_trade_whose_card_is_gone_is_refused_and_changes_nothing(race, nine):
     operate(race, ann, "offer_trade", {"give": "A", "want": "B", "to": "ben"})
     operate(race, ann, "offer_trade", {"give": "A", "want": "C", "to": "cat"})
     to_ben, to_cat = TradeOffer.objects.order_by("id")
-    assert operate(race, ben, "accept_trade", {"offer": to_ben.id}).status_code == 200
-    late = operate(race, cat, "accept_trade", {"offer": to_cat.id})
+    assert operate(race, ben, "accept_trade", {"offer": to_ben.ref}).status_code == 200
+    late = operate(race, cat, "accept_trade", {"offer": to_cat.ref})
     assert late.status_code == 400
-    assert late.json()["detail"] == "ann no longer holds a A card, so this trade can no longer be made."
+    assert late.json()["detail"] == "ann no longer holds an A card, so this trade can no longer be made."
     assert hand(race, cat) == {h: 1 for h in "ABCDEFGHI"}
 
 
@@ -171,15 +179,15 @@ def test_two_accepts_needing_the_same_card_one_wins_one_is_told(race, nine):
     to_ben, to_cat = TradeOffer.objects.order_by("id")
     results = run_together(
         lambda: live.operation_run(
-            game=race, viewer=as_player(race, ben), name="accept_trade", payload={"offer": to_ben.id}
+            game=race, viewer=as_player(race, ben), name="accept_trade", payload={"offer": to_ben.ref}
         ),
         lambda: live.operation_run(
-            game=race, viewer=as_player(race, cat), name="accept_trade", payload={"offer": to_cat.id}
+            game=race, viewer=as_player(race, cat), name="accept_trade", payload={"offer": to_cat.ref}
         ),
     )
     refused = [r for r in results if isinstance(r, Exception)]
     assert len(refused) == 1 and isinstance(refused[0], RulesError)
-    assert "no longer holds a A card" in refused[0].message
+    assert "no longer holds an A card" in refused[0].message
     assert sorted(TradeOffer.objects.values_list("status", flat=True)) == ["accepted", "open"]
     race.refresh_from_db()
     total_a = sum(p["hand"]["A"] for p in race.state["players"])

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from games.platform.models import Event
 from games.platform.services import games as game_services
+from tests.api_support import told
 from tests.horse_race.site_support import api, operate, resolve, submit
 from tests.horse_race.test_horse_race_rules_full_game import SCRIPT
 
@@ -22,6 +23,8 @@ PUBLIC = [
     r"The hosts' hidden data is committed: SHA-256 [0-9a-f]{64}\. .*",
     r"Horse [A-I] has finished the race in Round \d+, placing \d+(st|nd|rd|th)\.( Its movement values .*)?",
     r"Round \d+ spectating: .*\.",
+    r"Round \d+ closed\.",
+    r"Round \d+ is open\.",
 ]
 
 
@@ -59,9 +62,8 @@ def everything_seen(game, user) -> tuple[dict, str, str]:
 
 
 def private_texts(game, user) -> list[str]:
-    return list(
-        Event.objects.filter(game=game, kind="reveal", seat__user=user).values_list("text", flat=True)
-    )
+    """The user's inbox as it reads (the rows name people by reference)."""
+    return told(game, kind="reveal", seat__user=user)
 
 
 def test_players_spectators_and_other_hosts_see_nothing_hidden(midgame, nine, make_user, season):
@@ -125,5 +127,5 @@ def test_only_exits_and_spectating_are_announced(midgame):
     for event in announcements:
         assert any(re.fullmatch(pattern, event.text) for pattern in PUBLIC), event.text
         assert not {"bets", "hand", "ability", "cards", "trade"} & set(event.data), event.data
-    spectating = announcements.get(text__startswith="Round 1 spectating")
-    assert spectating.text.startswith("Round 1 spectating: ann space 4, ben space 3, cat space 2, dan none")
+    (spectating,) = [t for t in told(midgame, kind="announcement") if t.startswith("Round 1 spectating")]
+    assert spectating.startswith("Round 1 spectating: ann space 4, ben space 3, cat space 2, dan none")

@@ -10,6 +10,7 @@ from django.urls import reverse
 from games.middle_marathon import rules
 from games.platform.models import Event, Game
 from games.platform.services.ledger import balances
+from tests.api_support import told
 from tests.middle_marathon.marathon_site import act, api, marathon_game, observed, put_state, state_of
 from tests.middle_marathon.positions import make
 
@@ -45,12 +46,12 @@ def test_a_complete_game_through_the_api_ends_with_scores_a_winner_and_the_ledge
     assert result["ended_because"] == "only one colour is left on the board"
     assert sorted(result["order"]) == sorted(rules.PIECES)
     scores = result["scores"]
-    final = game.events.filter(text__startswith="Final scores:").get()
-    assert f"alice (Blue) {scores[0]}, bob (Red) {scores[1]}" in final.text
+    (final,) = [t for t in told(game) if t.startswith("Final scores:")]
+    assert f"alice (Blue) {scores[0]}, bob (Red) {scores[1]}" in final
     if result["winner"] is None:
-        assert "The DMO wins: a draw." in final.text
+        assert "The DMO wins: a draw." in final
     else:
-        assert f"{['alice (Blue)', 'bob (Red)'][result['winner']]} wins." in final.text
+        assert f"{['alice (Blue)', 'bob (Red)'][result['winner']]} wins." in final
     for user, points in zip((alice, bob), scores, strict=True):
         assert balances(season=game.season, user=user, game=game).get("points", 0) == points
     # After the end everyone sees everything, hands included, and no one is offered a move.
@@ -62,7 +63,7 @@ def test_a_complete_game_through_the_api_ends_with_scores_a_winner_and_the_ledge
 def test_the_first_player_is_the_hosts_choice_and_random_is_drawn_from_the_seed(season, hank, alice, bob):
     red_first = marathon_game(season, hank, alice, bob, settings={"first_player": 1})
     assert state_of(red_first).to_move == 1
-    assert red_first.events.filter(text__contains="The DMO chose bob (Red) to go first").exists()
+    assert any("The DMO chose bob (Red) to go first" in t for t in told(red_first))
     chance = {"first_player": "random"}
     drawn = {
         seed: state_of(marathon_game(season, hank, alice, bob, settings=chance, seed=seed)).first_player

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.middle_marathon.rules import pending
 from games.platform.models import Game, Seat, TurnClock
+from tests.api_support import told
 from tests.middle_marathon.marathon_site import act, api, marathon_game, put_state, state_of
 from tests.middle_marathon.positions import make
 from tests.sweeping import sweep
@@ -161,7 +162,7 @@ def test_a_player_whose_reserve_runs_out_loses_at_once(start, alice, bob):
     assert game.status == Game.Status.FINISHED
     result = state_of(game).result
     assert result["winner"] == 1 and result["ended_because"] == "timeout"
-    assert game.events.filter(text="Result: Blue ran out of reserve time. bob (Red) wins.").count() == 1
+    assert told(game).count("Result: Blue ran out of reserve time. bob (Red) wins.") == 1
     assert game.events.filter(text__contains="Blue ran out of reserve time and loses").count() == 1
 
 
@@ -192,3 +193,53 @@ def test_the_host_pauses_and_resumes_and_no_move_is_taken_meanwhile(start, hank,
         assert response.status_code == 409 and "paused" in response.json()["detail"]
         assert api(hank).post(reverse("api-host-resume", args=[game.id])).status_code == 200
     assert due(game) == 500 + 45 and reserve(game, 0) == 600
+
+
+# -- a late move is charged when it arrives, with no sweep run (no worker) --------------------------------
+
+
+def test_a_move_25_seconds_late_draws_a_reserve_increment_when_it_arrives(start, alice):
+    game = start()
+    with at(85):
+        assert act(game, alice, {"type": "play", "card": 1, "piece": "SB"}).status_code == 200
+    assert reserve(game, 0) == 570 and reserve(game, 1) == 600
+    assert clock(game).seat.number == 1 and due(game) == 85 + 60
+
+
+def test_a_move_50_seconds_late_draws_each_increment_its_wait_used(start, alice):
+    game = start()
+    with at(110):
+        assert act(game, alice, {"type": "play", "card": 1, "piece": "SB"}).status_code == 200
+    assert reserve(game, 0) == 540 and clock(game).seat.number == 1
+
+
+def test_a_move_after_the_turn_and_the_reserve_ran_out_loses_instead_of_being_made(start, alice):
+    game = start(settings={"reserve_seconds": 60})  # out of time at 60 + 30 + 30
+    with at(170):
+        response = act(game, alice, {"type": "play", "card": 1, "piece": "SB"})
+    assert response.status_code == 409
+    assert response.json()["detail"].startswith("Your time ran out at ")
+    assert "this move was not made" in response.json()["detail"]
+    game.refresh_from_db()
+    state = state_of(game)
+    assert game.status == Game.Status.FINISHED and state.result["winner"] == 1
+    assert state.result["ended_because"] == "timeout" and state.played == []
+    assert reserve(game, 0) == 0
+    assert game.events.filter(text__contains="Blue ran out of reserve time and loses").count() == 1
+    with at(171):
+        assert sweep()["clocks"] == 0  # nothing left for the sweep to do
+
+
+def test_the_opponents_move_after_the_clock_ran_out_names_whose_time_it_was(start, alice, bob):
+    game = start(settings={"reserve_seconds": 30})
+    with at(95):
+        response = act(game, bob, {"type": "play", "card": 1, "piece": "SR"})
+    assert response.status_code == 409 and response.json()["detail"].startswith("alice's time ran out at ")
+    assert state_of(game).result["winner"] == 1
+
+
+def test_a_move_on_time_draws_nothing(start, alice):
+    game = start()
+    with at(59):
+        assert act(game, alice, {"type": "play", "card": 1, "piece": "SB"}).status_code == 200
+    assert reserve(game, 0) == 600 and clock(game).increments_used == 0

@@ -13,6 +13,7 @@ from games.platform.services import games as game_services
 from games.platform.services.death_match import death_match_create
 from games.platform.services.ledger import ledger_post
 from games.platform.services.season import pick_submit, tokens_of_life
+from tests.api_support import told
 from tests.middle_marathon.marathon_site import marathon_game, put_state, state_of
 from tests.platform.test_season import play_tally_to_the_end
 from tests.sweeping import sweep
@@ -55,7 +56,7 @@ def test_the_loser_of_a_death_match_is_eliminated(season, hank, alice, bob):
     assert registry.get("middle_marathon").match_loser(dm) == 0
     assert SeasonPlayer.objects.get(season=season, user=alice).eliminated
     assert not SeasonPlayer.objects.get(season=season, user=bob).eliminated
-    assert dm.events.filter(text="alice is eliminated.").exists()
+    assert "alice is eliminated." in told(dm)
 
 
 def test_the_loser_of_a_death_match_spends_a_token_of_life_where_the_season_allows(season, hank, alice, bob):
@@ -66,7 +67,7 @@ def test_the_loser_of_a_death_match_spends_a_token_of_life_where_the_season_allo
     run_out_the_first_players_clock(dm)
     assert not SeasonPlayer.objects.get(season=season, user=alice).eliminated
     assert tokens_of_life(season, alice) == 0
-    assert dm.events.filter(text="alice spends a Token of Life and survives.").exists()
+    assert "alice spends a Token of Life and survives." in told(dm)
 
 
 def test_the_loser_is_the_player_who_did_not_win_and_nobody_when_the_dmo_wins(season, hank, alice, bob):

@@ -1,7 +1,7 @@
 """Accounts through a real browser (issue 23): joining a season from an invitation as a new user, logging in
 with (a stand-in for) Discord and connecting it to an existing account, resetting a password from the email
-in the test outbox, and a page's times in a chosen zone. Screenshots at 1280 and 390 px with
-GENIUS_SCREENSHOTS=<dir>."""
+in the test outbox, and a page's times in a chosen zone and in a visitor's browser's zone. Screenshots at 1280
+and 390 px with GENIUS_SCREENSHOTS=<dir> (the README's: docs/screenshots/accounts)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,12 @@ from allauth.socialaccount.models import SocialAccount
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
 from games.platform.models import Profile, SeasonPlayer
 from games.platform.services.invitations import invitation_create
 from games.platform.services.ledger import ledger_post
+from games.platform.services.season import pick_open
 from games.platform.zones import local_text
 from tests.platform.discord_standin import NELLY, Discord, configure
 
@@ -27,11 +29,13 @@ NEW = "a-Fresh-Secret-5521"
 
 
 def shoot(page, name: str) -> None:
+    """GENIUS_SCREENSHOTS=docs/screenshots/accounts takes the README's pictures again."""
     where = os.environ.get("GENIUS_SCREENSHOTS")
     if where:
+        os.makedirs(where, exist_ok=True)
         for width in (1280, 390):
             page.set_viewport_size({"width": width, "height": 900})
-            page.screenshot(path=f"{where}/accounts-{name}-{width}.png", full_page=True)
+            page.screenshot(path=f"{where}/{name}-{width}.png", full_page=True)
 
 
 def test_a_newcomer_joins_the_season_from_the_invitation(season, hank, page_as, live_server):
@@ -125,3 +129,22 @@ def test_a_pages_times_are_in_the_zone_the_player_chose(tally, alice, page_as, l
     page.goto(live_server.url + reverse("my-ledger", args=[tally.season_id]))
     assert page.inner_text("time.local") == local_text(entry.created_at, ZoneInfo("Asia/Kolkata"))
     assert page.inner_text("time.local").endswith("(Asia/Kolkata)")
+
+
+def test_a_visitor_reads_times_in_their_browsers_zone_named(tally, alice, browser, live_server):
+    # No profile to choose a zone on: the page's script takes the browser's own (Intl's resolved zone).
+    pick_open(game=tally, candidate=alice, now=timezone.now())
+    deadline = tally.death_match_pick.deadline
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, timezone_id="America/Lima")
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + reverse("game", args=[tally.id]))
+        lima = ZoneInfo("America/Lima")
+        closes = local_text(tally.rounds.get(number=0).closes_at, lima)
+        page.wait_for_selector(f"#live time.local >> text={closes}")
+        announced = page.locator(".feed li", has_text="is the Elimination Candidate")
+        assert announced.inner_text().endswith(f"by {local_text(deadline, lima)}.")
+        assert "(America/Lima)" in announced.inner_text() and "(UTC)" not in page.inner_text("main")
+        shoot(page, "visitor-times")
+    finally:
+        context.close()

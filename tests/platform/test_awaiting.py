@@ -14,6 +14,7 @@ from rest_framework.test import APIClient
 
 from games.platform.awaiting import awaiting
 from games.platform.services import games as game_services
+from games.platform.services.chat import chat_post
 from games.platform.services.rounds import submission_save
 from tests.conftest import seat_of
 
@@ -105,10 +106,13 @@ def test_the_api_answers_in_the_same_queries_however_many_games(season, hank, al
 
     one = queries()
     for n in range(3):
-        duel_of(season, hank, alice, make_user(f"rival{n}"), name=f"Duel {n}")
+        rival = make_user(f"rival{n}")
+        duel = duel_of(season, hank, alice, rival, name=f"Duel {n}")
+        chat_post(game=duel, author_seat=seat_of(duel, rival), other_seat=seat_of(duel, alice), text="psst")
     submission_save(seat=seat_of(tally, alice), round_number=0, payload={"number": 1})
-    assert len(api.get("/api/me/awaiting/").json()) == 4
-    assert queries() == one == 5  # seats, open rounds, the seat's saves, clocks, picks
+    assert len(api.get("/api/me/awaiting/").json()) == 7
+    # seats (with their unread results), open rounds, the seat's saves, clocks, picks, unread chats
+    assert queries() == one == 6
 
 
 def test_a_closed_round_awaits_nothing(tally, alice):

@@ -20,7 +20,7 @@ def test_a_player_saves_the_form_and_a_spectator_sees_the_announcement_live(
     player.goto(url)
     # The countdown is written as an absolute deadline (pages may come from the cache) and counted here.
     left = player.locator("#live time.countdown").first.inner_text()
-    assert re.fullmatch(r"(59m|1h 0m) \d+s", left), left
+    assert re.fullmatch(r"closes in (59m|1h 0m) \d+s", left), left
     player.fill("input[name=number]", "12")
     player.click("button[name=save]")
     assert player.locator(".has-error .error").inner_text() == "Pick a number from 0 to 10."

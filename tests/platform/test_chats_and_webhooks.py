@@ -106,9 +106,10 @@ def test_an_announcement_reaches_the_webhook_in_discords_shape_signed(
 ):
     Webhook.objects.create(game=tally, url=receiver, secret="s3cret")
     with django_capture_on_commit_callbacks(execute=True):
-        announcement_post(game=tally, text="Round 2 lasts 48 hours.", category="erratum")
+        event = announcement_post(game=tally, text="Round 2 lasts 48 hours.", category="erratum")
     ((payload, sig, body),) = Receiver.received
     assert payload["content"] == "Erratum: Round 2 lasts 48 hours."
+    assert payload["genius"]["event"] == event.ref, "a ref, not the global id that counts hidden events"
     assert payload["embeds"][0]["title"].startswith("Tally")
     assert sig == "sha256=" + hmac.new(b"s3cret", body, hashlib.sha256).hexdigest()
 

@@ -243,3 +243,56 @@ def test_a_live_matchs_console_says_whose_move_it_is_and_until_when(client, seas
     assert "alice is to move (turn) until Mon 12:01 UTC" in page
     assert "<td>alice</td><td>to move (turn)</td>" in page and "<td>bob</td><td>waiting</td>" in page
     assert ">Pause</button>" in page and ">Resolve now</button>" not in page
+
+
+def test_after_a_retry_the_console_no_longer_shows_the_old_traceback(
+    client, season, hank, alice, bob, settings
+):
+    settings.GENIUS_RESOLVE_MAX_ATTEMPTS = 1
+    with machine.travel(NOON, tick=False):
+        game = game_services.game_create(
+            season=season,
+            game_type="tally",
+            name="Tally",
+            hosts=[hank],
+            settings={"rounds": 3, "window_minutes": 60, "explode_on_round": 0},
+            actor=hank,
+        )
+        for user in (alice, bob):
+            game_services.game_seat(game=game, user=user, actor=hank)
+        game_services.game_start(game=game, actor=hank)
+    client.force_login(hank)
+    press(client, game, "resolve")
+    page = console_of(client, game)
+    assert "Round 0 failed after 1 attempts" in page and "Its traceback is below." in page
+    assert "the rules blew up half-way" in page
+    assert press(client, game, "retry").startswith("Round 0")
+    page = console_of(client, game)
+    assert "Its traceback is below." not in page and "blew up" not in page
+    assert "Waiting:" not in page and "The last failure" not in page
+    assert "Round 0 is open until" in page
+    # The traceback is not lost: the retry's line in the audit log keeps it.
+    assert "blew up" in AuditLog.objects.get(game=game, action="round_retry").detail["error"]
+
+
+def test_a_round_that_failed_once_and_now_waits_shows_what_it_waits_for(client, running, hank, monkeypatch):
+    from games.platform.errors import NotReady
+    from games.platform.services.rounds import round_resolve
+    from tests.toy_game import Tally
+
+    answers = iter([RuntimeError("the rules blew up half-way"), NotReady("the hosts' verdict on seat 1")])
+
+    def resolve(self, game, round, submissions):
+        raise next(answers)
+
+    monkeypatch.setattr(Tally, "resolve_round", resolve)
+    rnd = running.rounds.get(number=0)
+    with machine.travel(rnd.closes_at + dt.timedelta(seconds=1), tick=False):
+        assert round_resolve(round_id=rnd.pk) == "failed"
+        client.force_login(hank)
+        assert "The last failure of Round 0" in console_of(client, running)
+        assert round_resolve(round_id=rnd.pk) == "waiting"
+        page = console_of(client, running)
+        game_page = client.get(f"/games/{running.id}/").content.decode()
+    assert "Waiting: the hosts&#x27; verdict on seat 1" in page and "blew up" not in page
+    assert "The round is waiting: the hosts&#x27; verdict on seat 1" in game_page

@@ -151,3 +151,25 @@ def test_every_game_describes_its_default_settings(slug):
     described = kind.settings_described()
     assert kind.settings_problems({**kind.default_settings(), **defaults(described)}) == []
     assert all(one.help for one in described), "each setting says what it is for"
+
+
+def test_an_unknown_game_type_in_the_admin_add_form_is_an_error_next_to_it(season, hank, client):
+    client.force_login(hank)
+    answer = client.post(
+        reverse("admin:platform_game_add"),
+        {
+            "season": season.id,
+            "game_type": "no_such_game",
+            "name": "Forged",
+            "seed": 1,
+            "hosts": [hank.id],
+            "seat_players": "",
+            "announce": "",
+            "announce_as": "general",
+            "seats-TOTAL_FORMS": 0,
+            "seats-INITIAL_FORMS": 0,
+        },
+    )
+    assert answer.status_code == 200
+    assert not Game.objects.filter(name="Forged").exists()
+    assert "game_type" in answer.context["adminform"].form.errors

@@ -86,6 +86,9 @@ def test_an_expired_link_says_so_plainly(invitation):
     assert page.status_code == 410
     assert "This invitation to Season 1 expired on" in page.content.decode()
     assert "Ask the season" in page.content.decode()
+    # The time is the instant, which the page's script shows in the visitor's own zone.
+    expired = Invitation.objects.get(pk=invitation.pk).expires_at.isoformat()
+    assert f'expired on <time class="local" datetime="{expired}">' in page.content.decode()
 
 
 def test_a_used_up_link_says_so_plainly_and_the_last_place_goes_to_one_person(season, hank, make_user):

@@ -112,7 +112,7 @@ def test_host_changes_show_at_once(tally, alice, hank):
     client = client_of(alice)
     page(client, tally)
     game_services.game_pause(game=tally, actor=hank)
-    assert "paused by the hosts" in page(client, tally)
+    assert "Paused by the hosts" in page(client, tally)
     game_services.game_resume(game=tally, actor=hank)
     game_services.round_extend(game=tally, by=timedelta(hours=5), actor=hank)
     closes = tally.rounds.get(number=0).closes_at.isoformat()

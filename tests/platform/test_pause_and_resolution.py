@@ -173,3 +173,56 @@ def test_a_pause_racing_the_sweeps_resolution_neither_deadlocks_nor_counts_a_fai
     rnd = Round.objects.get(game=game, number=0)
     assert rnd.status == Round.Status.OPEN and rnd.attempts == 0 and rnd.last_error == ""
     assert Game.objects.get(pk=game.pk).paused_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_resume_racing_a_resolution_neither_deadlocks_nor_counts_a_failure(season, hank, alice, bob):
+    """The resume holds the game when a resolution (queued before the pause, or a host's "resolve now")
+    starts: the resolution waits its turn, holding no round the resume needs, then finds the round with its
+    time given back and not due. Locked round first, as it once was, the two would deadlock."""
+    if connection.vendor != "postgresql":
+        pytest.skip("Row locks need PostgreSQL.")
+    game = make_tally(season, hank, [alice, bob])
+    now = timezone.now()
+    Round.objects.filter(game=game).update(
+        opens_at=now - timedelta(minutes=1), closes_at=now + timedelta(minutes=5)
+    )
+    game_services.game_pause(game=game, actor=hank)
+    game_locked, results, errors = threading.Event(), {}, []
+
+    def resume():
+        from django.db import transaction
+
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update().get(pk=game.pk)  # the resume has the game...
+                game_locked.set()
+                for _ in range(100):  # ...when the resolution arrives and waits for a lock
+                    if lock_waiters():
+                        break
+                    time.sleep(0.05)
+                results["resume"] = game_services.game_resume(game=game, actor=hank)
+        except Exception as exc:
+            errors.append(exc)
+        finally:
+            close_old_connections()
+            connection.close()
+
+    def resolve():
+        game_locked.wait(10)
+        try:
+            results["resolve"] = round_resolve(round_id=game.rounds.get(number=0).pk)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=resume), threading.Thread(target=resolve)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert errors == [], "the resume failed"
+    assert results["resolve"] == Resolution.NOT_DUE
+    rnd = Round.objects.get(game=game, number=0)
+    assert rnd.status == Round.Status.OPEN and rnd.attempts == 0 and rnd.last_error == ""
+    assert rnd.remaining_when_paused is None and rnd.closes_at > timezone.now() + timedelta(minutes=4)
+    assert Game.objects.get(pk=game.pk).paused_at is None

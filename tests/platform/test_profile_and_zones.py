@@ -101,9 +101,11 @@ def test_times_on_a_page_are_in_the_viewers_zone_with_the_zone_named(season, ali
     assert f'datetime="{entry.created_at.astimezone(UTC).isoformat()}"' in page, "the instant stays absolute"
 
 
-def test_a_visitor_reads_times_in_utc_named(season, tally):
+def test_a_visitor_has_no_zone_of_their_own_on_the_page(season, tally):
+    # Without a profile the page names no zone: its script shows each time in the browser's own
+    # (test_accounts_browser); without the script the times read in UTC, named.
     page = Client().get(reverse("game", args=[tally.id])).content.decode()
-    assert 'data-zone="UTC"' in page and "(UTC)</time>" in page
+    assert "data-zone=" not in page and "(UTC)</time>" in page
 
 
 def test_a_cached_game_page_is_the_same_for_viewers_in_different_zones_and_only_the_zone_differs(

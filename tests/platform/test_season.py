@@ -10,12 +10,14 @@ from django.test import Client
 from django.urls import reverse
 
 from games.platform.models import AuditLog, DeathMatchPick, Game, LedgerAccount, SeasonPlayer
+from games.platform.people import UTC
 from games.platform.services import games as game_services
 from games.platform.services.death_match import death_match_create
 from games.platform.services.ledger import ledger_post
 from games.platform.services.rounds import round_resolve, submission_save
 from games.platform.services.season import pick_submit
-from tests.api_support import api
+from games.platform.zones import local_text
+from tests.api_support import api, told
 from tests.conftest import seat_of
 from tests.platform.admin_support import game_form
 
@@ -81,7 +83,10 @@ def test_the_ec_to_dm_flow_end_to_end(season, hank, alice, bob, charlie, make_us
     # alice scored least: she is the EC; dora holds a ToL and cannot be picked.
     pick = DeathMatchPick.objects.get(main_match=mm)
     assert pick.candidate == alice
-    assert mm.events.filter(text__startswith="alice is the Elimination Candidate").exists()
+    (said,) = [t for t in told(mm) if t.startswith("alice is the Elimination Candidate")]
+    # How long, and the deadline as the reader reads it (here UTC, named: test_stored_texts has the zones).
+    deadline = local_text(pick.deadline, UTC)
+    assert said.endswith(f"picks a Death Match opponent within 24 hours, by {deadline}.")
     refused = api(alice).post(reverse("api-pick", args=[mm.id]), {"opponent": "dora"})
     assert refused.status_code == 400 and refused.json()["errors"] == {"opponent": ["dora cannot be picked."]}
     assert api(bob).post(reverse("api-pick", args=[mm.id]), {"opponent": "charlie"}).status_code == 403
@@ -103,7 +108,7 @@ def test_the_ec_to_dm_flow_end_to_end(season, hank, alice, bob, charlie, make_us
     assert dm.status == Game.Status.FINISHED
     loser = dm.seats.get(number=dm.state["loser"]).user
     assert SeasonPlayer.objects.get(season=season, user=loser).eliminated
-    assert dm.events.filter(text=f"{loser.username} is eliminated.").exists()
+    assert f"{loser.username} is eliminated." in told(dm)
 
 
 def test_a_token_of_life_is_spent_instead_of_elimination(season, hank, alice, bob):
@@ -132,7 +137,7 @@ def test_a_token_of_life_is_spent_instead_of_elimination(season, hank, alice, bo
     assert dm.seats.get(number=dm.state["loser"]).user == alice
     assert not SeasonPlayer.objects.get(season=season, user=alice).eliminated
     assert LedgerAccount.objects.get(season=season, user=alice, what="tokens_of_life").balance == 0
-    assert dm.events.filter(text="alice spends a Token of Life and survives.").exists()
+    assert "alice spends a Token of Life and survives." in told(dm)
 
 
 def test_the_pick_is_refused_after_its_deadline_and_the_hosts_override_it(season, hank, alice, bob):

@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.platform.models import DeathMatchPick, Game, LedgerAccount, SeasonPlayer
+from tests.api_support import told
 from tests.sweeping import sweep
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -254,8 +255,9 @@ def test_a_season_from_a_horse_race_to_an_elimination(make_user, live_server, pa
             "platform/deathmatchpick", [pick.id], "create_death_match", "Death Match for Main Match 1: done."
         )
         shot(host.page, "07-the-hosts-create-the-death-match")
-        dm = Game.objects.get(name="Death Match: ivy vs hal")
-        host.run("platform/game", [dm.id], "start", "Start Death Match: ivy vs hal: done.")
+        dm = Game.objects.get(name="Death Match after Main Match 1")
+        assert {s.user.username for s in dm.seats.all()} == {"ivy", "hal"}
+        host.run("platform/game", [dm.id], "start", "Start Death Match after Main Match 1: done.")
 
         # The two play it live, each on their own page, to the end of the race.
         hal = page_as(players["hal"])
@@ -270,7 +272,7 @@ def test_a_season_from_a_horse_race_to_an_elimination(make_user, live_server, pa
         loser = {"ivy": "hal", "hal": "ivy"}[result.group(1)]
 
         # Nobody holds a ToL: the loser is eliminated, and the standings page says so.
-        assert dm.events.filter(text=f"{loser} is eliminated.").exists()
+        assert f"{loser} is eliminated." in told(dm)
         standings = page_as(None)
         standings.goto(url + reverse("season", args=[season.id]))
         row = standings.locator("tr", has_text=loser)

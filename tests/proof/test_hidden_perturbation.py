@@ -101,9 +101,17 @@ def game_urls(world: World, game: Game) -> list[str]:
     ]
 
 
+GAME_PAGE = re.compile(r"^/games/\d+/$")
+
+
 def answers(user, urls: list[str]) -> dict[str, str]:
     client = client_for(user)
     targets = htmx_targets()
+    # Opening a game page marks its results read ("Results are in your inbox" leaves awaiting you): open
+    # them first, so the crawl reads one state whatever the order of its URLs.
+    for url in urls:
+        if GAME_PAGE.match(url):
+            client.get(url)
     out = {}
     for url in urls:
         variants = [{}]

@@ -208,8 +208,8 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
         )
     unknown = params - {"game_id", "a", "b", "name", "season_id", "object_id", "app_label", "content_type_id"}
     # action: a button of the host console (admin/.../game/<id>/host/<action>/); token: an invitation's link;
-    # key, uidb36: allauth's emailed links.
-    unknown -= {"url", "action", "token", "key", "uidb36"}
+    # key, uidb36: allauth's emailed links; slug: a game type's rules page.
+    unknown -= {"url", "action", "token", "key", "uidb36", "slug"}
     if unknown:
         raise LookupError(f"{route.name}: no filler for path parameters {sorted(unknown)}")
     out = []
@@ -261,6 +261,10 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
         # An invitation's page names its season, nothing of its games; and an unknown token says so.
         tokens = [*Invitation.objects.values_list("token", flat=True), "no-such-invitation"]
         return [(route.build({"token": token}), set(), "page") for token in tokens]
+    if "slug" in params:
+        # The rules of every game type (public text, the same for everyone) and of one that does not exist.
+        slugs = [*(kind.slug for kind in registry.all_types()), "no-such-game"]
+        return [(route.build({"slug": slug}), set(), "page") for slug in slugs]
     if {"key", "uidb36"} & params:
         # allauth's emailed links (a reset, an email check) with keys nobody was sent.
         return [(route.build({"key": "no-such-key", "uidb36": "0"}), set(), "error")]

@@ -139,12 +139,12 @@ COUNTED = [STEP, *PAGES, *CACHED]
 # The recorded bounds, per type: at most this many queries for the step (one resolution, or one move) and
 # for each page after it. Postgres makes one query more in a resolution than SQLite (its lock and statement
 # limits, services/locks.py); the bounds are Postgres's. A rendered page counts the viewer's own profile
-# (the header's name, the zone): the page cache's clearing before it drops the cached copy. A type without
-# bounds fails with its counts.
+# (the header's name, the zone): the page cache's clearing before it drops the cached copy. A player's
+# rendered page also sums their unread pair chats (one query). A type without bounds fails with its counts.
 BOUNDS: dict[str, dict[str, int]] = {
     "arms_race": {
         "step": 18,
-        "page player": 13,
+        "page player": 14,
         "page player cached": 3,
         "page host": 15,
         "page spectator": 9,
@@ -165,7 +165,7 @@ BOUNDS: dict[str, dict[str, int]] = {
         "api spectator": 6,
     },
     "horse_race": {
-        "step": 22,
+        "step": 23,
         "page player": 15,
         "page player cached": 3,
         "page host": 15,
@@ -188,7 +188,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     },
     "tally": {
         "step": 22,
-        "page player": 13,
+        "page player": 14,
         "page player cached": 3,
         "page host": 13,
         "page spectator": 6,
@@ -199,7 +199,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     },
     "tally_30": {
         "step": 22,
-        "page player": 13,
+        "page player": 14,
         "page player cached": 3,
         "page host": 13,
         "page spectator": 6,
@@ -210,7 +210,7 @@ BOUNDS: dict[str, dict[str, int]] = {
     },
     "tally_duel": {
         "step": 18,
-        "page player": 13,
+        "page player": 14,
         "page player cached": 3,
         "page host": 14,
         "page spectator": 9,

@@ -10,7 +10,7 @@ from games.platform.kit import Announce, Reveal, RulesError
 from .ending import end_by_wounds, who
 from .flow import finish_turn
 from .state import WEAPONS, AttackRecord, Call, Claim, Flight, Phase, State
-from .weapons import Weapon, weapon_named, without_one
+from .weapons import Weapon, counted, weapon_named, without_one
 
 WILD = "wild"
 MUST_CHALLENGE = "Everyone else has seen this weapon: you cannot pass, you must challenge."
@@ -155,8 +155,9 @@ def challenge(state: State, seat: int, action: Mapping) -> tuple[State, list]:
     text = (
         f"{who(state, seat)} challenges {who(state, last.pointer)}'s claim of {last.weapon.title}: "
         f'"{call.value}". The weapon was {real}. {who(state, seat)} was {"right" if correct else "wrong"}: '
-        f"{who(state, wounded)} takes a {record.wound} ({state.wounds_of(wounded, flight.weapon)} "
-        f"{record.wound}, {state.total_wounds(wounded)} wounds in all)."
+        f"{who(state, wounded)} takes a {record.wound} "
+        f"({counted(state.wounds_of(wounded, flight.weapon), record.wound)}, "
+        f"{counted(state.total_wounds(wounded), 'wound')} in all)."
     )
     data = {
         "event": "challenge",

@@ -8,6 +8,7 @@ from games.platform.kit import Announce, Ledger
 
 from . import chance
 from .state import SHARED_WINNER_AWARD, SOLE_WINNER_AWARD, AttackRecord, Outcome, Phase, State
+from .weapons import counted
 
 
 def who(state: State, seat: int | None) -> str:
@@ -54,7 +55,7 @@ def end_by_wounds(state: State, record: AttackRecord) -> tuple[State, list]:
     count = state.wounds_of(loser, record.weapon)
     events.append(
         Announce(
-            f"{who(state, loser)} has {count} {record.wound} wounds and is the sole loser of Arms Race. "
+            f"{who(state, loser)} has {counted(count, record.wound)} and is the sole loser of Arms Race. "
             f"Winners: {', '.join(who(state, s) for s in winners) or 'none'}.",
             {
                 "event": "game_over",

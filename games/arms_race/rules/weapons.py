@@ -95,3 +95,10 @@ def checked_deal(deal: object, players: int, hand_size: int):
             )
     left = Counter(DECK) - counts
     return tuple(hands), sort_hand(left.elements())
+
+
+def counted(count: int, word: str) -> str:
+    """ "1 Cut", "2 Cuts", "1 wound", "3 wounds", "2 Lashes": a count and its word, plural unless 1."""
+    if count == 1:
+        return f"{count} {word}"
+    return f"{count} {word}{'es' if word.endswith(('sh', 'ch', 's', 'x')) else 's'}"

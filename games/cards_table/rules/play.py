@@ -161,7 +161,8 @@ def flip(state: State, seat: int, row: int, col: int, declared_action: object = 
     else:
         penalty = flip_penalty(state.settings, number)
         data["penalty"] = penalty
-        text = f"Round {state.round}, extra card {number}: {words}. This flip costs you {-penalty} point(s)."
+        cost = f"{-penalty} point{'' if penalty == -1 else 's'}"
+        text = f"Round {state.round}, extra card {number}: {words}. This flip costs you {cost}."
     events.append(Reveal(seat, text, data))
     return _with_seat_round(state, seat, sr), events
 
@@ -250,7 +251,15 @@ def peek_previous(state: State, seat: int, row: int, col: int) -> tuple[State, l
     row, col = check_cell(row, col)
     if state.round == 1:
         raise RulesError("A garnet buys a card of the previous round, from Round 2 on.", field="cell")
+    # Never sell a player what they already see: a card they turned over themselves, or one already bought.
+    if (row, col) in state.seat_round(seat, state.round - 1).flips:
+        raise RulesError(
+            f"You turned over {cell_name(row, col)} yourself in Round {state.round - 1}: you know it.",
+            field="cell",
+        )
     sr = state.seat_round(seat)
+    if (row, col) in sr.peeks:
+        raise RulesError(f"You already bought a look at {cell_name(row, col)}.", field="cell")
     sr = replace(sr, peeks=sr.peeks + ((row, col),))
     text = f"For 1 garnet: in Round {state.round - 1}, {card_words(state, state.round - 1, row, col)}."
     return _with_seat_round(state, seat, sr), [

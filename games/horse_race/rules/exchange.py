@@ -7,7 +7,7 @@ import copy
 from games.platform.kit import Ledger, Reveal, RulesError
 
 from .state import State, check_horse, check_seat
-from .words import seat_name
+from .words import a_card, seat_name
 
 
 def _open(state: State) -> None:
@@ -24,9 +24,9 @@ def trade(state: State, seat_a: int, card_a: str, seat_b: int, card_b: str) -> t
         raise RulesError("A trade needs two different players.", field="seat_b")
     card_a, card_b = check_horse(card_a, "card_a"), check_horse(card_b, "card_b")
     if state.players[seat_a].hand[card_a] < 1:
-        raise RulesError(f"{seat_name(seat_a)} no longer holds a {card_a} card.", field="card_a")
+        raise RulesError(f"{seat_name(seat_a)} no longer holds {a_card(card_a)}.", field="card_a")
     if state.players[seat_b].hand[card_b] < 1:
-        raise RulesError(f"{seat_name(seat_b)} no longer holds a {card_b} card.", field="card_b")
+        raise RulesError(f"{seat_name(seat_b)} no longer holds {a_card(card_b)}.", field="card_b")
     state = copy.deepcopy(state)
     a, b = state.players[seat_a], state.players[seat_b]
     a.hand[card_a] -= 1
@@ -39,8 +39,8 @@ def trade(state: State, seat_a: int, card_a: str, seat_b: int, card_b: str) -> t
         Ledger(seat_a, "cards", 1, f"Traded from {seat_name(seat_b)}", card_b),
         Ledger(seat_b, "cards", -1, f"Traded to {seat_name(seat_a)}", card_b),
         Ledger(seat_b, "cards", 1, f"Traded from {seat_name(seat_a)}", card_a),
-        Reveal(seat_a, f"Trade done: you gave a {card_a} card and received a {card_b} card.", data),
-        Reveal(seat_b, f"Trade done: you gave a {card_b} card and received a {card_a} card.", data),
+        Reveal(seat_a, f"Trade done: you gave {a_card(card_a)} and received {a_card(card_b)}.", data),
+        Reveal(seat_b, f"Trade done: you gave {a_card(card_b)} and received {a_card(card_a)}.", data),
     ]
 
 
@@ -62,5 +62,5 @@ def purchase(state: State, seat: int, horse: str) -> tuple[State, list]:
     state.players[seat].purchases += 1
     return state, [
         Ledger(seat, "cards", 1, f"Bought for {cost} garnets", horse),
-        Reveal(seat, f"You bought a {horse} card for {cost} garnets.", {"horse": horse, "cost": cost}),
+        Reveal(seat, f"You bought {a_card(horse)} for {cost} garnets.", {"horse": horse, "cost": cost}),
     ]

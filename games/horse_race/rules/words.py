@@ -32,3 +32,12 @@ def cards(counts: dict[str, int]) -> str:
 
 def seat_name(seat: int) -> str:
     return f"seat {seat}"
+
+
+# Letters whose spoken name starts with a vowel sound take "an": "an A card", "an F card", "a B card".
+_AN_LETTERS = set("AEFHILMNORSX")
+
+
+def a_card(horse: str) -> str:
+    """ "A" -> "an A card", "B" -> "a B card"."""
+    return f"{'an' if str(horse)[:1].upper() in _AN_LETTERS else 'a'} {horse} card"

@@ -34,6 +34,7 @@ from ..services import rounds
 from ..services.audit import audit
 from ..services.events import bump_version
 from ..services.ledger import hidden_moves, secret_from
+from ..wording import names_for, plain
 from . import settings_form
 from .console import HostConsole
 
@@ -205,6 +206,15 @@ class GameAdminForm(forms.ModelForm):
             if "settings" in self.fields:
                 self.fields["settings"].initial = settings_form.undescribed(current, self.described)
         self.settings_changed = False
+
+    def clean_game_type(self):
+        # The select only offers registered types; a forged post must not reach game_create as a 500.
+        slug = self.cleaned_data.get("game_type")
+        try:
+            registry.get(slug)
+        except LookupError:
+            raise forms.ValidationError("Choose one of the games in the list.") from None
+        return slug
 
     def clean(self):
         """The settings as the game will have them (its type's defaults, then what it has, then the form),
@@ -418,12 +428,38 @@ class SubmissionAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
     readonly_fields = ("round", "seat", "payload", "final", "created_at")
 
 
+class ToldTexts:
+    """A stored text as the host reads it (`wording`): the people it names as they are called now, its times
+    in the host's zone. A list reads the names of all its rows at once."""
+
+    told_field = "text"
+
+    def get_changelist_instance(self, request):
+        changelist = super().get_changelist_instance(request)
+        rows = changelist.result_list  # its rows are read here once and kept for the page
+        names = names_for(getattr(row, self.told_field) for row in rows)
+        for row in rows:
+            row.told = plain(getattr(row, self.told_field), names)
+        return changelist
+
+    def told(self, obj) -> str:
+        if not hasattr(obj, "told"):
+            text = getattr(obj, self.told_field)
+            obj.told = plain(text, names_for([text]))
+        return obj.told
+
+
 @admin.register(Event)
-class EventAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
-    list_display = ("game", "round_number", "kind", "category", "seat", "text")
+class EventAdmin(ToldTexts, ReadOnlyHostScoped, admin.ModelAdmin):
+    list_display = ("game", "round_number", "kind", "category", "seat", "says")
+    readonly_fields = ("says",)
     list_select_related = ("game", "seat__user")
     list_filter = ("kind", "category")
     search_fields = ("text",)
+
+    @admin.display(description="text")
+    def says(self, obj):
+        return self.told(obj)
 
 
 @admin.register(AuditLog)
@@ -460,6 +496,9 @@ class SeasonAdmin(admin.ModelAdmin):
     form = SeasonAdminForm
     list_display = ("name", "created_at")
     filter_horizontal = ("hosts",)
+
+    class Media:
+        js = ("platform/admin-a11y.js",)  # the two-box selector's icons, named as ARIA allows
 
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
@@ -545,17 +584,18 @@ class LedgerAccountAdmin(LedgerScoped, admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(LedgerScoped, admin.ModelAdmin):
+class LedgerEntryAdmin(ToldTexts, LedgerScoped, admin.ModelAdmin):
     """Each change, except a running game's own moves to a host who does not host that game (issue 17.4)."""
 
     account_path = "account__"
-    list_display = ("created_at", "account_name", "delta", "known_balance_after", "reason", "actor")
+    told_field = "reason"
+    list_display = ("created_at", "account_name", "delta", "known_balance_after", "why", "actor")
     search_fields = ("account__user__username", "reason")
     fields = readonly_fields = (
         "account_name",
         "delta",
         "known_balance_after",
-        "reason",
+        "why",
         "game",
         "round_number",
         "actor",
@@ -586,6 +626,10 @@ class LedgerEntryAdmin(LedgerScoped, admin.ModelAdmin):
     @admin.display(description="balance after", ordering="known_after")
     def known_balance_after(self, obj):
         return obj.known_after
+
+    @admin.display(description="reason")
+    def why(self, obj):
+        return self.told(obj)
 
 
 @admin.register(ChatMessage)
@@ -635,6 +679,9 @@ class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
     filter_horizontal = ("excluded",)
     readonly_fields = ("main_match", "candidate", "picked_at", "death_match", "status")
     actions = ["create_death_match"]
+
+    class Media:
+        js = ("platform/admin-a11y.js",)  # the two-box selector's icons, named as ARIA allows
 
     def save_model(self, request, obj, form, change):
         from ..services.season import pick_override

@@ -34,7 +34,7 @@ class ObservationOut(serializers.Serializer):
 
 
 class EventOut(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.CharField(help_text="The event's ref: a random name, the feed's cursor (`after`)")
     kind = serializers.CharField()
     category = serializers.CharField()
     round = serializers.IntegerField(allow_null=True)
@@ -98,7 +98,7 @@ class DetailOut(serializers.Serializer):
 
 
 class ChatMessageOut(serializers.Serializer):
-    id = serializers.IntegerField()
+    id = serializers.CharField(help_text="The message's ref: a random name, the chat's cursor (`after`)")
     author = serializers.CharField()
     text = serializers.CharField()
     at = serializers.CharField()

@@ -18,17 +18,28 @@ from .. import registry
 from ..awaiting import awaiting
 from ..errors import NotAllowed
 from ..kit import RulesError
-from ..models import DeathMatchPick, Game, Season, Submission
-from ..observation import event_dict, observe, seat_of_player, viewer_or_404, visible_events, visible_games
+from ..models import DeathMatchPick, Game, Season, Submission, UnknownRef, check_cursor, rows_after
+from ..observation import (
+    event_dict,
+    events_named,
+    observe,
+    seat_of_player,
+    viewer_or_404,
+    visible_events,
+    visible_games,
+)
 from ..services import games as game_services
 from ..services import live, rounds
 from ..services import season as season_services
-from ..services.chat import chat_access, chat_messages, chat_post, chats_mute, require_player
+from ..services.chat import chat_access, chat_messages, chat_post, chat_read, chats_mute, require_player
 from ..services.death_match import death_match_create
 from ..services.events import announcement_post
 from ..services.invitations import invitation_create
 from ..services.ledger import balances
 from . import serializers as s
+
+# A cursor is the `id` of an event or message the viewer was given: a random ref, never a database id.
+NOT_A_CURSOR = "That is not the id of a {what} you were given here: pass the id of the last one you got."
 
 
 def game_for(request, game_id: int):
@@ -113,18 +124,24 @@ class GameDetailApi(APIView):
 
 class FeedApi(APIView):
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Only events after this id")],
+        parameters=[
+            OpenApiParameter(
+                "after", str, description="Only events after this one: the `id` of the last you got"
+            )
+        ],
         responses={200: s.FeedOut, 304: None},
         summary="New public announcements (and your own reveals) since `after`",
     )
     def get(self, request, game_id: int):
         game, viewer = game_for(request, game_id)
+        after = request.query_params.get("after") or None
+        visible = visible_events(game, viewer)
+        found = list(rows_after(visible, after)[:500])
         try:
-            after = int(request.query_params.get("after", 0))
-        except ValueError:
-            after = 0
-        events = [event_dict(e) for e in visible_events(game, viewer).filter(id__gt=after)[:500]]
-        return Response({"version": game.version, "events": events})
+            check_cursor(visible, after, found)
+        except UnknownRef:
+            raise RulesError(NOT_A_CURSOR.format(what="event"), field="after") from None
+        return Response({"version": game.version, "events": events_named(game, found)})
 
 
 class SubmissionApi(APIView):
@@ -329,7 +346,7 @@ class AwaitingApi(APIView):
 
 def chat_rows(messages):
     return [
-        {"id": m.id, "author": m.author.username, "text": m.text, "at": m.created_at.isoformat()}
+        {"id": m.ref, "author": m.author.username, "text": m.text, "at": m.created_at.isoformat()}
         for m in messages
     ]
 
@@ -338,18 +355,24 @@ class ChatApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(
-        parameters=[OpenApiParameter("after", int, description="Only messages after this id")],
+        parameters=[
+            OpenApiParameter(
+                "after", str, description="Only messages after this one: the `id` of the last you got"
+            )
+        ],
         responses=s.ChatMessageOut(many=True),
-        summary="Read a pair chat (its two players and hosts)",
+        summary="Read a pair chat (its two players and hosts); a player's reading clears their unread count",
     )
     def get(self, request, game_id: int, a: int, b: int):
         game, viewer = game_for(request, game_id)
         seat_a, seat_b = chat_access(game, viewer, a, b)
+        after = request.query_params.get("after") or None
         try:
-            after = int(request.query_params.get("after", 0))
-        except ValueError:
-            after = 0
-        return Response(chat_rows(chat_messages(game=game, seat_a=seat_a, seat_b=seat_b, after=after)))
+            rows = chat_rows(chat_messages(game=game, seat_a=seat_a, seat_b=seat_b, after=after))
+        except UnknownRef:
+            raise RulesError(NOT_A_CURSOR.format(what="message"), field="after") from None
+        chat_read(viewer, seat_a, seat_b)
+        return Response(rows)
 
     @extend_schema(request=s.ChatMessageIn, responses={201: s.ChatMessageOut}, summary="Write in a pair chat")
     def post(self, request, game_id: int, a: int, b: int):

@@ -6,20 +6,23 @@ from django.db import transaction
 
 from ..errors import NotAllowed, StateChanged
 from ..kit import RulesError
-from ..models import ChatMessage, Game, Seat
+from ..models import ChatMessage, Game, Seat, check_cursor, rows_after
 from .audit import audit
 from .hosts import require_host
+from .unread import chat_opened, chat_written
 
 
 def pair(seat_a: Seat, seat_b: Seat) -> tuple[Seat, Seat]:
     return (seat_a, seat_b) if seat_a.number < seat_b.number else (seat_b, seat_a)
 
 
-def chat_messages(*, game: Game, seat_a: Seat, seat_b: Seat, after: int = 0):
+def chat_messages(*, game: Game, seat_a: Seat, seat_b: Seat, after: str | None = None) -> list[ChatMessage]:
+    """The pair's messages, after the one whose ref is `after` (UnknownRef when it is none of theirs)."""
     low, high = pair(seat_a, seat_b)
-    return ChatMessage.objects.filter(game=game, low_seat=low, high_seat=high, id__gt=after).select_related(
-        "author__profile"
-    )
+    pair_rows = ChatMessage.objects.filter(game=game, low_seat=low, high_seat=high)
+    found = list(rows_after(pair_rows, after).select_related("author__profile"))
+    check_cursor(pair_rows, after, found)
+    return found
 
 
 @transaction.atomic
@@ -37,9 +40,12 @@ def chat_post(*, game: Game, author_seat: Seat, other_seat: Seat, text: str) -> 
         raise StateChanged("The game is over; its chats are closed.")
     low, high = pair(author_seat, other_seat)
     # No version moves: a chat shows on its own page only, and spectators must not count messages by it.
-    return ChatMessage.objects.create(
+    # The one who is written to counts it unread, on their own pages only.
+    message = ChatMessage.objects.create(
         game=game, low_seat=low, high_seat=high, author=author_seat.user, text=text
     )
+    chat_written(author_seat=author_seat, other_seat=other_seat)
+    return message
 
 
 @transaction.atomic
@@ -66,6 +72,14 @@ def chat_access(game: Game, viewer, seat_a_number: int, seat_b_number: int) -> t
     if viewer.role == "player" and viewer.seat.number in seats:
         return seats[seat_a_number], seats[seat_b_number]
     raise Http404("No such chat.")
+
+
+def chat_read(viewer, seat_a: Seat, seat_b: Seat) -> None:
+    """The viewer opened this chat: if they are one of its players, nothing in it is unread for them now (a
+    host reads every chat and has no count of their own)."""
+    if viewer.role == "player":
+        me = viewer.seat
+        chat_opened(reader=me, other=seat_b if me.pk == seat_a.pk else seat_a)
 
 
 def require_player(viewer) -> Seat:

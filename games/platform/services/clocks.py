@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -73,16 +74,66 @@ def seconds_left(clock: TurnClock, now=None) -> float | None:
     return max((clock.deadline - (now or timezone.now())).total_seconds(), 0.0)
 
 
+@dataclass(frozen=True)
+class TimedOut:
+    """A clock that ran out before `now`: whose it was and when its time (and reserve) was gone."""
+
+    seat: Seat
+    at: datetime
+
+
+def clock_settle(*, game: Game, now) -> TimedOut | None:
+    """Charge the clock for the time that passed up to `now`, as a sweep running on time would have.
+
+    Called with the game locked: by the sweep, and by every move before it is applied, so a late move is
+    charged at the moment it arrives even while no worker runs. Each reserve increment the wait used up is
+    drawn; once the reserve is gone, the game decides what the time-out does (Middle Marathon: a loss; Arms
+    Race: the rulings' default). Returns that time-out, after which the arriving move is not made, or None.
+    """
+    clock = TurnClock.objects.select_for_update(of=("self",)).select_related("seat").filter(game=game).first()
+    if (
+        clock is None
+        or clock.deadline is None
+        or clock.seat_id is None
+        or clock.remaining_when_paused is not None
+        or game.paused_at
+        or game.status != Game.Status.RUNNING
+    ):
+        return None
+    game_type = registry.get(game.game_type)
+    seat = clock.seat
+    increment = game_type.reserve_increment(game)
+    drawn_total = 0.0
+    while clock.deadline <= now:
+        drawn = min(increment, seat.reserve_seconds - drawn_total)
+        if drawn <= 0:
+            break
+        drawn_total += drawn
+        clock.deadline += timedelta(seconds=drawn)
+        clock.increments_used += 1
+    if drawn_total:
+        seat.reserve_seconds -= drawn_total
+        Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds)
+        clock.save(update_fields=["deadline", "increments_used"])
+    if clock.deadline > now:
+        return None
+    ran_out = TimedOut(seat=seat, at=clock.deadline)
+    outcome = game_type.on_clock_expired(game, seat.number)
+    outcome_apply(game=game, outcome=outcome, now=now)
+    clock_sync(game=game, now=now)
+    return ran_out
+
+
 @one_game_at_a_time
 def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
-    """The sweep found this clock out of time: draw a reserve increment, or let the game decide.
+    """The sweep found this clock out of time: draw the reserve increments it used, or let the game decide.
 
     Claimed under the game's lock and checked against the clock's generation, so running it twice for the
     same expiry does nothing the second time.
     """
     now = now or timezone.now()
     game = Game.objects.select_for_update().get(pk=game_id)
-    clock = TurnClock.objects.select_for_update(of=("self",)).select_related("seat").get(game=game)
+    clock = TurnClock.objects.select_for_update(of=("self",)).get(game=game)
     if (
         clock.generation != generation
         or clock.deadline is None
@@ -91,17 +142,5 @@ def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
         or game.status != Game.Status.RUNNING
     ):
         return False
-    game_type = registry.get(game.game_type)
-    seat = clock.seat
-    increment = game_type.reserve_increment(game)
-    if seat.reserve_seconds > 0:
-        drawn = min(increment, seat.reserve_seconds)
-        Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds - drawn)
-        clock.deadline = clock.deadline + timedelta(seconds=drawn)
-        clock.increments_used += 1
-        clock.save(update_fields=["deadline", "increments_used"])
-        return True
-    outcome = game_type.on_clock_expired(game, seat.number)
-    outcome_apply(game=game, outcome=outcome)
-    clock_sync(game=game, now=now)
+    clock_settle(game=game, now=now)
     return True

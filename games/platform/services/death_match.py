@@ -39,7 +39,9 @@ def death_match_create(*, pick: DeathMatchPick, actor, game_type: str | None = N
     dm = game_create(
         season=season,
         game_type=slug,
-        name=f"Death Match: {pick.candidate.username} vs {pick.opponent.username}",
+        # Named after its Main Match, not its players: a name kept in the row would not follow a display
+        # name they change later (the page lists both players by the names they go by).
+        name=f"Death Match after {pick.main_match.name}"[:120],
         hosts=list(pick.main_match.hosts.all()),
         actor=actor,
     )

@@ -10,6 +10,7 @@ from django.dispatch import receiver
 from .. import enqueue, pagecache, versions
 from ..kit import Announce, Ledger, Reveal
 from ..models import Event, Game, Webhook
+from ..wording import seats_as_users
 from .ledger import ledger_post_many
 
 
@@ -44,6 +45,8 @@ def events_write(
     moves only, the rules state unchanged): the public version stays, and only the seats concerned (and
     the actor, and the hosts) see their pages move (issue 17.7)."""
     seats = {seat.number: seat for seat in game.seats.select_related("user")}
+    # The rules name players by seat ({seat:3}); the rows keep who that is, named when someone reads them.
+    users_by_seat = {number: seat.user_id for number, seat in seats.items()}
     rows: list[Event] = []
     postings = []
     for event in events:
@@ -53,7 +56,7 @@ def events_write(
                     game=game,
                     kind=Event.Kind.ANNOUNCEMENT,
                     round_number=round_number,
-                    text=event.text,
+                    text=seats_as_users(event.text, users_by_seat),
                     data=event.data,
                     author=actor,
                 )
@@ -65,14 +68,15 @@ def events_write(
                     kind=Event.Kind.REVEAL,
                     seat=seats[event.seat],
                     round_number=round_number,
-                    text=event.text,
+                    text=seats_as_users(event.text, users_by_seat),
                     data=event.data,
                     author=actor,
                 )
             )
         elif isinstance(event, Ledger):
             user = seats[event.seat].user
-            postings.append((user, event.what, event.delta, event.reason, event.item))
+            reason = seats_as_users(event.reason, users_by_seat)
+            postings.append((user, event.what, event.delta, reason, event.item))
         else:
             raise TypeError(f"Unknown event {event!r}")
     ledger_post_many(season=game.season, game=game, postings=postings, round_number=round_number, actor=actor)

@@ -11,6 +11,7 @@ from .. import enqueue, registry
 from ..errors import StateChanged
 from ..kit import Announce, RulesError
 from ..models import Game, Round, Season, SeasonPlayer, Seat, TurnClock
+from ..zones import span_text
 from .audit import audit
 from .clocks import clock_sync
 from .commitment import commitment_publish
@@ -170,7 +171,9 @@ def round_extend(*, game: Game, by: timedelta, actor=None) -> Round:
     rnd.save(update_fields=["closes_at", "remaining_when_paused"])
     events_write(
         game=game,
-        events=[Announce(f"The hosts extended Round {rnd.number} by {by}.", {"round": rnd.number})],
+        events=[
+            Announce(f"The hosts extended Round {rnd.number} by {span_text(by)}.", {"round": rnd.number})
+        ],
         round_number=rnd.number,
         actor=actor,
     )

@@ -15,7 +15,7 @@ from django.utils import timezone
 from ..errors import NotAllowed, StateChanged
 from ..kit import RulesError
 from ..models import Invitation, Season, SeasonPlayer
-from ..zones import local_text
+from ..wording import instant_ref, plain
 from .audit import audit
 from .season import is_season_host
 
@@ -24,7 +24,8 @@ MAX_DAYS = 90
 
 @dataclass(frozen=True)
 class Standing:
-    """Whether an invitation can still be used, and if not, why, in words for the person holding it."""
+    """Whether an invitation can still be used, and if not, why, in words for the person holding it (its time
+    a reference: `wording.Told` on the page, in the visitor's own zone)."""
 
     usable: bool
     problem: str = ""
@@ -37,7 +38,7 @@ def invitation_standing(invitation: Invitation | None, now: datetime | None = No
     if now >= invitation.expires_at:
         return Standing(
             False,
-            f"This invitation to {invitation.season.name} expired on {local_text(invitation.expires_at)}. "
+            f"This invitation to {invitation.season.name} expired on {instant_ref(invitation.expires_at)}. "
             "Ask the season's hosts for a new one.",
         )
     if invitation.max_uses is not None and invitation.uses >= invitation.max_uses:
@@ -88,7 +89,7 @@ def invitation_accept(*, token: str, user) -> SeasonPlayer:
             return member
     standing = invitation_standing(invitation)
     if not standing.usable:
-        raise StateChanged(standing.problem)
+        raise StateChanged(plain(standing.problem, {}))
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
     member = SeasonPlayer.objects.create(season=invitation.season, user=user)

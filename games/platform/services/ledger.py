@@ -9,6 +9,7 @@ from django.db.models.functions import Coalesce
 from .. import pagecache
 from ..errors import NotEnough
 from ..models import Game, LedgerAccount, LedgerEntry
+from ..people import shown_name
 
 WORDS = {
     "garnets": "garnets",
@@ -138,7 +139,7 @@ def ledger_post_many(*, season, game, postings, round_number=None, actor=None) -
         k = key(user, what, item)
         if what != LedgerAccount.What.POINTS and balance[k] + delta < 0:
             thing = WORDS.get(what, what) + (f" ({item})" if item else "")
-            who = "You have" if actor is not None and actor.pk == user.pk else f"{user.username} has"
+            who = "You have" if actor is not None and actor.pk == user.pk else f"{shown_name(user)} has"
             raise NotEnough(f"{who} {balance[k]} {thing}; this needs {-delta}.", field=what)
         balance[k] += delta
         entries.append(

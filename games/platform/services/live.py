@@ -1,4 +1,10 @@
-"""Live matches: a player's move or decision, applied under the game's lock, and the clock moved on."""
+"""Live matches: a player's move or decision, applied under the game's lock, and the clock moved on.
+
+Before a move is applied, the clock is charged for the time that passed up to the moment the move is taken
+(inside its transaction, with the game locked): a late move draws the reserve increments its wait used, and a
+move that arrives after the time and the reserve ran out is not made; the time-out is applied instead. So a
+clock holds at the moment a move arrives, whether or not a worker runs the sweep.
+"""
 
 from __future__ import annotations
 
@@ -7,45 +13,98 @@ from django.utils import timezone
 
 from .. import registry
 from ..errors import StateChanged
+from ..kit import Reveal
 from ..models import Game, Seat
-from .clocks import clock_sync
+from ..people import shown_name
+from ..zones import local_text
+from .clocks import TimedOut, clock_settle, clock_sync
 from .outcomes import outcome_apply
 
 
-@transaction.atomic
 def action_apply(*, seat: Seat, payload: dict, now=None) -> Game:
-    """Apply one move of a live match; the rules raise RulesError with the reason if it is not legal."""
-    now = now or timezone.now()
+    """Apply one move of a live match; the rules raise RulesError with the reason if it is not legal.
+
+    A move that arrives after its player's time ran out is refused (StateChanged) once the time-out is
+    stored: that commit stands, the move is not made.
+    """
+    game, ran_out = _move(seat=seat, payload=payload, now=now)
+    if ran_out is not None:
+        raise StateChanged(too_late(ran_out, seat))
+    return game
+
+
+@transaction.atomic
+def _move(*, seat: Seat, payload: dict, now=None) -> tuple[Game, TimedOut | None]:
     game = Game.objects.select_for_update().get(pk=seat.game_id)
     if game.status != Game.Status.RUNNING:
         raise StateChanged("The game is not running.")
     if game.paused_at:
         raise StateChanged("The hosts paused the game; moves wait for the resume.")
+    now = now or timezone.now()  # taken with the game locked: the moment the move arrives
+    ran_out = clock_settle(game=game, now=now)
+    if ran_out is not None:
+        return game, ran_out
     kind = registry.get(game.game_type)
     outcome = kind.apply_action(game, seat, payload)
     outcome_apply(game=game, outcome=outcome, now=now, actor=seat.user)
     clock_sync(game=game, now=now)
+    return game, None
+
+
+def too_late(ran_out: TimedOut, mover: Seat) -> str:
+    """The 409 of a move that came after a clock ran out, naming whose clock and when."""
+    whose = "Your time" if ran_out.seat.pk == mover.pk else f"{shown_name(ran_out.seat.user)}'s time"
+    return (
+        f"{whose} ran out at {local_text(ran_out.at)}, before this move arrived; "
+        "the time-out was applied and this move was not made."
+    )
+
+
+def operation_run(
+    *, game: Game, viewer, name: str, payload: dict, now=None, told: list | None = None
+) -> Game:
+    """Run one of the game type's named operations (a trade, a purchase, a flip) under the game's lock.
+
+    `told`, when given, receives what the operation told the acting player (its inbox lines), for the page
+    to confirm the action where they are looking."""
+    game, ran_out = _operation(game=game, viewer=viewer, name=name, payload=payload, now=now, told=told)
+    if ran_out is not None:
+        whose = shown_name(ran_out.seat.user)
+        raise StateChanged(
+            f"{whose}'s time ran out at {local_text(ran_out.at)}; the time-out was applied "
+            "and this was not done."
+        )
     return game
 
 
 @transaction.atomic
-def operation_run(*, game: Game, viewer, name: str, payload: dict, now=None) -> Game:
-    """Run one of the game type's named operations (a trade, a purchase, a flip) under the game's lock."""
+def _operation(
+    *, game: Game, viewer, name: str, payload: dict, now=None, told: list | None = None
+) -> tuple[Game, TimedOut | None]:
     from ..kit import RulesError
 
-    now = now or timezone.now()
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.RUNNING:
         raise StateChanged("The game is not running.")
+    now = now or timezone.now()
+    turns = registry.get(game.game_type).flow == "turns"
+    if turns:
+        ran_out = clock_settle(game=game, now=now)
+        if ran_out is not None:
+            return game, ran_out
     handler = registry.get(game.game_type).operations().get(name)
     if handler is None:
         raise RulesError(f"This game has no '{name}'.", field="operation")
     if viewer.seat is not None:
         viewer.seat.game = game
     outcome = handler(game, viewer, payload)
+    if told is not None and viewer.seat is not None:
+        told.extend(e.text for e in outcome.events if isinstance(e, Reveal) and e.seat == viewer.seat.number)
     current = game.rounds.filter(status="open").order_by("-number").values_list("number", flat=True).first()
-    outcome_apply(game=game, outcome=outcome, round_number=current, now=now, actor=viewer.user)
-    if registry.get(game.game_type).flow == "turns":
+    outcome_apply(
+        game=game, outcome=outcome, round_number=current, now=now, actor=viewer.user, operation=True
+    )
+    if turns:
         # An operation may settle what a live match was waiting for: move its clock on too.
         clock_sync(game=game, now=now)
-    return game
+    return game, None

@@ -14,7 +14,7 @@ from django.core.mail import EmailMessage
 from django.db.models import Q
 from django.urls import reverse
 
-from ..models import NotificationSent
+from ..models import NotificationPreference, NotificationSent
 from ..people import zone_named
 
 KINDS = {
@@ -22,6 +22,7 @@ KINDS = {
     "reminder": "A reminder before a round closes, if I have not submitted",
     "results": "Results are waiting in my inbox",
     "your_turn": "It is my turn (or my decision) in a live match",
+    "chat_message": "A player wrote to me in a pair chat (one email, then none until I have read it)",
 }
 
 
@@ -31,11 +32,14 @@ def page_link(name: str, *args) -> str:
 
 
 def wanting(user_ids, kind: str) -> list[tuple[int, str, str]]:
-    """(user id, address, time zone) of the users who did not switch `kind` off (no preferences: all)."""
+    """(user id, address, time zone) of the users who want `kind` (no preferences: the kind's default)."""
     if kind not in KINDS:
         raise ValueError(kind)
     users = get_user_model().objects.filter(pk__in=list(user_ids)).exclude(email="")
-    users = users.filter(Q(notification_prefs__isnull=True) | Q(**{f"notification_prefs__{kind}": True}))
+    wants = Q(**{f"notification_prefs__{kind}": True})
+    if NotificationPreference._meta.get_field(kind).default:
+        wants |= Q(notification_prefs__isnull=True)
+    users = users.filter(wants)
     rows = users.order_by("pk").values_list("pk", "email", "profile__time_zone")
     return [(uid, email, zone or "UTC") for uid, email, zone in rows]
 

@@ -1,4 +1,4 @@
-"""A person's profile: their display name and time zone.
+"""A person's profile: their display name and time zone, and whether pair chat messages email them.
 
 A display name is on the game pages of every game its owner plays or hosts, and those bodies are kept in
 the page cache per game version: changing the name moves those games' versions, so no page keeps the old
@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from ..kit import RulesError
-from ..models import Game, Profile
+from ..models import Game, NotificationPreference, Profile
 from ..people import forget_prefs, zone_named
 from .events import bump_version
 
@@ -30,8 +30,15 @@ def name_problem(user, display_name: str) -> str | None:
     return "Another player already goes by that name." if taken else None
 
 
+def chat_emails_wanted(user) -> bool:
+    prefs = NotificationPreference.objects.filter(user=user).first()
+    return prefs.chat_message if prefs else NotificationPreference._meta.get_field("chat_message").default
+
+
 @transaction.atomic
-def profile_save(*, user, display_name: str | None = None, time_zone: str | None = None) -> Profile:
+def profile_save(
+    *, user, display_name: str | None = None, time_zone: str | None = None, chat_message: bool | None = None
+) -> Profile:
     profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
     renamed = False
     if display_name is not None:
@@ -46,6 +53,8 @@ def profile_save(*, user, display_name: str | None = None, time_zone: str | None
             raise RulesError("Pick a time zone from the list.", field="time_zone")
         profile.time_zone = time_zone
     profile.save()
+    if chat_message is not None:
+        NotificationPreference.objects.update_or_create(user=user, defaults={"chat_message": chat_message})
     transaction.on_commit(lambda: forget_prefs(user.pk))
     forget_prefs(user.pk)
     if renamed:

@@ -43,7 +43,8 @@ def submission_save(
     if rnd.status != Round.Status.OPEN:
         raise RoundClosed(rnd.closes_at)  # the deadline (or the early close), not when the resolution ran
     if rnd.remaining_when_paused is None and now >= rnd.closes_at:
-        raise RoundClosed(rnd.closes_at)
+        # Closed, not resolved yet: the results are on their way, whenever the worker runs.
+        raise RoundClosed(rnd.closes_at, late=True)
     game = seat.game
     cleaned = registry.get(game.game_type).clean_submission(game, seat, rnd, payload)
     submission = Submission.objects.create(round=rnd, seat=seat, payload=cleaned, final=final, created_at=now)
@@ -63,7 +64,9 @@ def all_final(rnd: Round) -> bool:
 
 def latest_submissions(rnd: Round, *, until=None, with_users=False) -> dict[int, Submission]:
     """Each seat's latest saved version (saved before `until` if given), by seat number, in one query."""
-    rows = Submission.objects.filter(round=rnd).select_related("seat__user" if with_users else "seat")
+    rows = Submission.objects.filter(round=rnd).select_related(
+        "seat__user__profile" if with_users else "seat"
+    )
     rows = rows.order_by("created_at", "id")
     if until is not None:
         rows = rows.filter(created_at__lt=until)
@@ -151,9 +154,13 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resoluti
             if actor is not None:
                 audit(action="round_resolve_now", actor=actor, game=game, round=rnd.number)
             enqueue.notify_round_resolved(rnd.pk)
+            # The one line `make run` shows as the demo plays (serve_all keeps it, drops the sweep's chatter).
+            log.info("Round %s of %s resolved", rnd.number, game.name)
             return Resolution.RESOLVED
     except NotReady as exc:  # nothing is wrong, something is awaited: say what, and try again later
-        Round.objects.filter(pk=round_id, status=Round.Status.OPEN).update(last_error=exc.message)
+        # It got past any earlier failure: what it waits for replaces that traceback, and the failures
+        # counted towards GENIUS_RESOLVE_MAX_ATTEMPTS start again (a failure is no longer what it shows).
+        Round.objects.filter(pk=round_id, status=Round.Status.OPEN).update(last_error=exc.message, attempts=0)
         return Resolution.WAITING
     except Exception as exc:
         if lock_not_granted(exc):  # another transaction holds the game: the next sweep tries again
@@ -188,11 +195,14 @@ def round_retry(*, game: Game, actor=None) -> Round:
     rnd = Round.objects.select_for_update().filter(game=game, status=Round.Status.FAILED).first()
     if rnd is None:
         raise StateChanged("No round of this game has failed.")
+    # The old traceback is history, kept in the audit log: shown on the round it would read as what the
+    # round is waiting for.
+    audit(action="round_retry", actor=actor, game=game, round=rnd.number, error=rnd.last_error)
     rnd.status = Round.Status.OPEN
     rnd.attempts = 0
-    rnd.last_error = ""  # the old traceback is history (the audit log keeps it): the round is not waiting
+    rnd.last_error = ""
     rnd.save(update_fields=["status", "attempts", "last_error"])
-    audit(action="round_retry", actor=actor, game=game, round=rnd.number)
+    bump_version(game)  # the round shows open again (or closed, results coming), not failed
     return rnd
 
 

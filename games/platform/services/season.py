@@ -11,7 +11,9 @@ from .. import registry
 from ..errors import NotAllowed, RoundClosed, StateChanged
 from ..kit import Announce, RulesError
 from ..models import DeathMatchPick, Game, LedgerAccount, Season, SeasonPlayer
-from ..zones import local_text
+from ..people import shown_name
+from ..wording import instant_ref, user_ref
+from ..zones import local_text, span_text
 from .audit import audit
 from .events import events_write
 from .ledger import ledger_post
@@ -73,8 +75,8 @@ def season_transfer(*, season: Season, sender, receiver, what: str, amount: int)
         raise RulesError("Give to another player.", field="to")
     if not SeasonPlayer.objects.filter(season=season, user=receiver).exists():
         raise RulesError("That player is not in this season.", field="to")
-    ledger_post(season=season, user=sender, what=what, delta=-amount, reason=f"Given to {receiver.username}")
-    ledger_post(season=season, user=receiver, what=what, delta=amount, reason=f"Given by {sender.username}")
+    ledger_post(season=season, user=sender, what=what, delta=-amount, reason=f"Given to {user_ref(receiver)}")
+    ledger_post(season=season, user=receiver, what=what, delta=amount, reason=f"Given by {user_ref(sender)}")
     audit(
         action="season_transfer", actor=sender, season=season, to=receiver.username, what=what, amount=amount
     )
@@ -115,9 +117,11 @@ def pick_open(*, game: Game, candidate, now) -> DeathMatchPick:
         game=game,
         events=[
             Announce(
-                f"{candidate.username} is the Elimination Candidate and picks a Death Match opponent "
-                f"by {deadline:%Y-%m-%d %H:%M} UTC.",
-                {"candidate": candidate.username},
+                # How long, and until when: the time is kept as the instant, which each reader reads in
+                # their own zone, named (a webhook's channel in UTC).
+                f"{user_ref(candidate)} is the Elimination Candidate and picks a Death Match opponent "
+                f"within {span_text(deadline - now)}, by {instant_ref(deadline)}.",
+                {"candidate": candidate.pk, "deadline": deadline.isoformat()},
             )
         ],
     )
@@ -150,12 +154,12 @@ def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatch
             pick.deadline, f"The pick closed at {local_text(pick.deadline)}; the hosts decide now."
         )
     if opponent not in pick_options(pick):
-        raise RulesError(f"{opponent.username} cannot be picked.", field="opponent")
+        raise RulesError(f"{shown_name(opponent)} cannot be picked.", field="opponent")
     pick.opponent, pick.picked_at, pick.status = opponent, now, DeathMatchPick.Status.PICKED
     pick.save(update_fields=["opponent", "picked_at", "status"])
     events_write(
         game=pick.main_match,
-        events=[Announce(f"{user.username} picks {opponent.username} for the Death Match.")],
+        events=[Announce(f"{user_ref(user)} picks {user_ref(opponent)} for the Death Match.")],
     )
     return pick
 
@@ -172,7 +176,9 @@ def pick_override(*, pick: DeathMatchPick, opponent, actor) -> DeathMatchPick:
     events_write(
         game=pick.main_match,
         events=[
-            Announce(f"The hosts set the Death Match: {pick.candidate.username} against {opponent.username}.")
+            Announce(
+                f"The hosts set the Death Match: {user_ref(pick.candidate)} against {user_ref(opponent)}."
+            )
         ],
     )
     return pick
@@ -193,10 +199,10 @@ def death_match_settle(*, game: Game, loser) -> None:
             reason=f"Spent to survive {game.name}",
             game=game,
         )
-        events_write(game=game, events=[Announce(f"{loser.username} spends a Token of Life and survives.")])
+        events_write(game=game, events=[Announce(f"{user_ref(loser)} spends a Token of Life and survives.")])
         return
     SeasonPlayer.objects.filter(season=season, user=loser).update(eliminated=True)
-    events_write(game=game, events=[Announce(f"{loser.username} is eliminated.")])
+    events_write(game=game, events=[Announce(f"{user_ref(loser)} is eliminated.")])
 
 
 @transaction.atomic

@@ -3,7 +3,7 @@
 The sweep itself resolves nothing: it queues one task per due round and per due clock, earliest deadline
 first, and each runs in a transaction of its own with bounded lock waits (services/locks.py). A round or
 clock whose row another transaction holds right now is skipped (SKIP LOCKED) and found again by the next
-sweep, so one stuck game delays only itself.
+sweep, so one stuck game delays only itself; so is one whose game row is held.
 """
 
 from __future__ import annotations
@@ -17,12 +17,20 @@ from django.utils import timezone
 from .. import enqueue
 from ..models import Game, Round, Submission, TurnClock
 
+# Whose rows another transaction holds right now, the round's (or clock's) or its game's, is passed by:
+# a task queued for it would only wait GENIUS_LOCK_WAIT_SECONDS and give up, and one such task per sweep
+# for a game held for minutes would fill the deadlines queue. FOR NO KEY UPDATE: the rows a resolution
+# would lock, without clashing with the key-share locks that inserting its events or submissions take.
+HELD_ROWS = {"skip_locked": True, "no_key": True, "of": ("self", "game")}
+
 
 @transaction.atomic
 def due_rounds(now) -> list[int]:
     """Overdue open rounds of running, unpaused games, earliest deadline first; held rows left for later."""
-    return list(
-        Round.objects.select_for_update(skip_locked=True, of=("self",))
+    due = (
+        Round.objects.select_for_update(**HELD_ROWS)
+        .select_related("game")
+        .only("id", "game__id")
         .filter(
             status=Round.Status.OPEN,
             closes_at__lte=now,
@@ -31,19 +39,21 @@ def due_rounds(now) -> list[int]:
             game__paused_at__isnull=True,
         )
         .order_by("closes_at", "id")
-        .values_list("id", flat=True)
     )
+    return [rnd.pk for rnd in due]
 
 
 @transaction.atomic
 def due_clocks(now) -> list[tuple[int, int]]:
     """(game, generation) of every clock out of time, earliest deadline first; held rows left for later."""
-    return list(
-        TurnClock.objects.select_for_update(skip_locked=True, of=("self",))
+    due = (
+        TurnClock.objects.select_for_update(**HELD_ROWS)
+        .select_related("game")
+        .only("id", "generation", "game__id")
         .filter(deadline__lte=now, game__status=Game.Status.RUNNING, game__paused_at__isnull=True)
         .order_by("deadline", "id")
-        .values_list("game_id", "generation")
     )
+    return [(clock.game_id, clock.generation) for clock in due]
 
 
 def due_reminders(now) -> list[int]:

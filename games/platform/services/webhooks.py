@@ -11,6 +11,8 @@ import requests
 from .. import destinations
 from ..destinations import WebhookRefused
 from ..models import Event, Webhook
+from ..people import UTC
+from ..wording import names_for, plain
 
 __all__ = ["DeliveryFailed", "WebhookRefused", "payload_for", "signature", "webhook_deliver"]
 
@@ -20,26 +22,28 @@ class DeliveryFailed(Exception):
 
 
 def payload_for(event: Event) -> dict:
-    """Discord's `content` and `embeds`, plus the event itself for other receivers."""
+    """Discord's `content` and `embeds`, plus the event itself for other receivers. A channel has no one
+    zone: its times are in UTC, named."""
     game = event.game
+    text = plain(event.text, names_for([event.text]), UTC)
     title = game.name + (f": Round {event.round_number}" if event.round_number is not None else "")
     label = "" if event.category == Event.Category.RESULT else f"{event.get_category_display()}: "
     return {
-        "content": (label + event.text)[:2000],
+        "content": (label + text)[:2000],
         "embeds": [
             {
                 "title": title[:256],
-                "description": event.text[:4096],
+                "description": text[:4096],
                 "timestamp": event.created_at.isoformat(),
                 "footer": {"text": game.season.name[:2048]},
             }
         ],
         "genius": {
             "game": game.id,
-            "event": event.id,
+            "event": event.ref,
             "round": event.round_number,
             "category": event.category,
-            "text": event.text,
+            "text": text,
         },
     }
 
@@ -54,7 +58,7 @@ def webhook_deliver(*, webhook: Webhook, event: Event, timeout: float = 10) -> i
     headers = {
         "Content-Type": "application/json",
         "User-Agent": "genius-webhooks/1",
-        "X-Genius-Event": str(event.id),
+        "X-Genius-Event": event.ref,
     }
     if webhook.secret:
         headers["X-Genius-Signature"] = signature(webhook.secret, body)

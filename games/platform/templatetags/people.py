@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
 
-from .. import people, zones
+from .. import people, wording, zones
 
 register = template.Library()
 
@@ -24,12 +23,7 @@ def own_name(user) -> str:
 def when(value):
     """<time> with the UTC instant (the page's script rewrites it in the viewer's zone) and, as text, the
     time in the active zone with the zone named."""
-    instant = zones.as_instant(value)
-    if instant is None:
-        return ""
-    return format_html(
-        '<time class="local" datetime="{}">{}</time>', instant.isoformat(), zones.local_text(instant)
-    )
+    return wording.time_html(value)
 
 
 @register.simple_tag

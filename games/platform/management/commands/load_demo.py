@@ -8,12 +8,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.platform import registry
+from games.platform.demo import DEMO_PEOPLE, DEMO_SEASON, greeting
 from games.platform.models import Season
 from games.platform.services import games as game_services
-from games.platform.services.invitations import invitation_create, invitation_standing
 from games.platform.services.ledger import ledger_post
-
-DEMO_SEASON = "Demo Season"
 
 
 class Command(BaseCommand):
@@ -29,16 +27,17 @@ class Command(BaseCommand):
         parser.add_argument(
             "--base-url", default="http://127.0.0.1:8000", help="Where the site is served (for the link)."
         )
+        parser.add_argument(
+            "--quiet",
+            action="store_true",
+            help="One line, no logins (make run: serve_all --demo prints them last, once the site answers).",
+        )
 
     @transaction.atomic
     def handle(self, *args, **options):
         User = get_user_model()
-        people = [("host", "host-demo-pass", True)] + [
-            (f"player{i}", f"player{i}-pass", False) for i in range(1, 11)
-        ]
-        people.append(("spectator", "spectator-pass", False))
         users = {}
-        for username, password, staff in people:
+        for username, password, staff in DEMO_PEOPLE:
             user = User.objects.filter(username=username).first()
             if user is None:
                 user = User.objects.create_user(
@@ -73,19 +72,12 @@ class Command(BaseCommand):
                     game_services.game_seat(game=game, user=player, actor=users["host"])
                 kind.demo_prepare(game)
                 game_services.game_start(game=game, actor=users["host"])
-                self.stdout.write(f"  started {game.name} (/games/{game.id}/) with {len(players)} players")
-        self.stdout.write(self.style.SUCCESS("Demo logins (demo only, change them anywhere real):"))
-        for username, password, staff in people:
-            self.stdout.write(f"  {username:10} {password}{'   (host: /admin/)' if staff else ''}")
-        invitation = next(
-            (
-                i
-                for i in season.invitations.order_by("-id")
-                if invitation_standing(i).usable and i.max_uses is None
-            ),
-            None,
-        ) or invitation_create(season=season, actor=users["host"], hours=24 * 90, note="demo: open to anyone")
-        self.stdout.write(
-            self.style.SUCCESS("Invite new players (sign up and join the demo season in one step):")
-        )
-        self.stdout.write(f"  {options['base_url'].rstrip('/')}/join/{invitation.token}/")
+                if not options["quiet"]:
+                    self.stdout.write(
+                        f"  started {game.name} (/games/{game.id}/) with {len(players)} players"
+                    )
+        if options["quiet"]:
+            self.stdout.write(f"The demo season is ready: {season.games.count()} games.")
+            return
+        for line in greeting(season, users["host"], options["base_url"]):
+            self.stdout.write(line)

@@ -1,0 +1,76 @@
+"""Every page type, as each kind of viewer, through axe-core (the check `page_as` runs on every page visited):
+home, each game type as a player (on a 390 px phone) and as a spectator, pair chats, the ledger, the season,
+the rules, login, the account pages and the hosts' admin console. A serious or critical fault fails."""
+
+from __future__ import annotations
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+from django.urls import reverse
+
+from games.platform import registry
+from games.platform.models import Game, Season
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_every_page_type_has_no_serious_accessibility_fault(page_as, live_server):
+    for toy in ("tally", "tally_duel"):  # the tests' own types are not the site's
+        registry.unregister(toy)
+    call_command("load_demo", stdout=StringIO())  # a season with a running game of every type
+    users = {u.username: u for u in get_user_model().objects.all()}
+    season = Season.objects.get()
+    games = {g.game_type: g for g in Game.objects.all()}
+    assert set(games) == {"horse_race", "cards_table", "middle_marathon", "arms_race"}
+    url = live_server.url
+
+    visited = set()
+
+    def visit(page, *paths):
+        for path in paths:
+            response = page.goto(url + path)
+            assert response.status == 200, path
+            visited.add((who[id(page)], url + path))
+
+    who = {}
+    player = page_as(users["player1"], width=390)
+    who[id(player)] = "player1"
+    visit(
+        player,
+        reverse("home"),
+        *(reverse("game", args=[g.id]) for g in games.values()),
+        reverse("chat-list", args=[games["horse_race"].id]),
+        reverse("chat", args=[games["horse_race"].id, 0, 1]),
+        reverse("my-ledger", args=[season.id]),
+        reverse("season", args=[season.id]),
+        reverse("profile"),
+        reverse("notification-settings"),
+    )
+    spectator = page_as(users["spectator"], width=1280)
+    who[id(spectator)] = "spectator"
+    visit(spectator, *(reverse("game", args=[g.id]) for g in games.values()))
+    visitor = page_as(None, width=1280)
+    who[id(visitor)] = "a visitor"
+    visit(
+        visitor,
+        reverse("home"),
+        reverse("login"),
+        reverse("season", args=[season.id]),
+        reverse("rules-index"),
+        *(reverse("rules", args=[slug]) for slug in games),
+        reverse("game", args=[games["arms_race"].id]),
+    )
+    host = page_as(users["host"], width=1280)
+    who[id(host)] = "host"
+    visit(
+        host,
+        reverse("admin:index"),
+        reverse("admin:platform_game_changelist"),
+        *(reverse("admin:platform_game_change", args=[g.id]) for g in games.values()),
+        reverse("admin:platform_season_change", args=[season.id]),
+    )
+    host.reload()  # the last page's check is under way: a move waits for it
+    assert page_as.axe.checked == visited  # every page was checked, once per viewer
