@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from datetime import timedelta
 
@@ -28,6 +29,10 @@ def new_ref() -> str:
     return secrets.token_urlsafe(9)
 
 
+# What new_ref gives: anything else (a NUL byte, a page of text) names no row, and never reaches the database.
+REF_SHAPE = re.compile(r"[A-Za-z0-9_-]{12}")
+
+
 def ref_field():
     return models.CharField(max_length=12, unique=True, default=new_ref, editable=False)
 
@@ -42,13 +47,15 @@ def rows_after(rows: models.QuerySet, ref: str | None) -> models.QuerySet:
     is not among `rows` raises UnknownRef when the answer is empty, so a stale cursor is said, not silent."""
     if not ref:
         return rows
+    if not REF_SHAPE.fullmatch(ref):
+        return rows.none()
     anchor = rows.filter(ref=ref).values("id")[:1]
     return rows.filter(id__gt=models.Subquery(anchor))
 
 
 def check_cursor(rows: models.QuerySet, ref: str | None, found: list) -> None:
     """Raise UnknownRef when `ref` names no row of `rows`; asked only when nothing came after it."""
-    if ref and not found and not rows.filter(ref=ref).exists():
+    if ref and not found and (not REF_SHAPE.fullmatch(ref) or not rows.filter(ref=ref).exists()):
         raise UnknownRef(ref)
 
 

@@ -56,7 +56,7 @@ def test_a_move_passes_the_turn_with_a_fresh_allowance(duel, alice):
 
 
 def test_out_of_turn_moves_are_refused_with_a_reason(duel, bob):
-    with pytest.raises(RulesError, match="not your move"):
+    with at(5), pytest.raises(RulesError, match="not your move"):
         action_apply(seat=seat_of(duel, bob), payload={"say": 1})
 
 

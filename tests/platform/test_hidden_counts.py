@@ -118,7 +118,8 @@ def test_a_feed_cursor_that_names_no_event_of_the_viewer_is_a_400(
     with django_capture_on_commit_callbacks(execute=True):
         operate(race, ann, "offer_trade", {"give": "A", "want": "B", "to": "ben"})
     hidden = Event.objects.filter(kind=Event.Kind.REVEAL).first()
-    for cursor in (hidden.ref, str(hidden.pk), "nonsense"):  # someone else's reveal, an old id, nothing
+    # someone else's reveal, an old id, nothing, and a NUL byte (which the database could not even be asked)
+    for cursor in (hidden.ref, str(hidden.pk), "nonsense", "\x00"):
         answer = feed(race, charlie, after=cursor)
         assert answer.status_code == 400, cursor
         assert "after" in answer.json()["errors"]
