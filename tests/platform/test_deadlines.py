@@ -18,6 +18,7 @@ from games.platform.services.rounds import submission_save
 from games.platform.zones import local_text
 from tests.api_support import submit
 from tests.conftest import seat_of
+from tests.sitting import all_here
 from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,7 @@ def make_game(season, hank, players, game_type="tally", **settings):
     for player in players:
         game_services.game_seat(game=game, user=player, actor=hank)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 
