@@ -1,11 +1,11 @@
 """How a person shows: the display name in place of the username, and the time zone they read times in.
 
 Both live in `Profile`. A zone nobody chose is "" (read as UTC): the page's script of a logged-in user
-who has none sends their browser's zone once (`zone_detected`), which becomes their zone until they pick
-another on the account page, so their emails are in it too. The viewer's own (the page header, the zone of every time on the page) are read
-through the cache, so a page served from the page cache still costs no query for them; a profile's save
-drops the cached copy. Other people's names come with the rows that name them
-(`select_related("user__profile")`), never one query per name.
+who has none sends their browser's zone once (`services.profiles.zone_detect`), which becomes their zone
+until they pick another on the account page, so their emails are in it too. The viewer's own (the page
+header, the zone of every time on the page) are read through the cache, so a page served from the page
+cache still costs no query for them; a profile's save drops the cached copy. Other people's names come
+with the rows that name them (`select_related("user__profile")`), never one query per name.
 """
 
 from __future__ import annotations

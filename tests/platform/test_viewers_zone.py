@@ -79,7 +79,8 @@ def test_the_account_page_offers_the_browsers_zone_until_one_is_chosen(alice):
 
 
 def countdown_text(page: str) -> str:
-    found = re.search(r'<time class="countdown" datetime="[^"]+" data-until="[^"]+"[^>]*>([^<]+)</time>', page)
+    running = r'<time class="countdown" datetime="[^"]+" data-until="[^"]+"[^>]*>([^<]+)</time>'
+    found = re.search(running, page)
     assert found, "a running countdown"
     return found.group(1)
 
