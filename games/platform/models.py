@@ -152,8 +152,11 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        # Read in the admin's titles and the lists of a game's seats: who, and where they sit.
-        return f"{self.user} (seat {self.number + 1})"
+        # Read in the admin's titles and the lists of a game's seats: who ("Ali the Bold (alice)": hosts
+        # find accounts by username), and where they sit. Lists read the profiles with the seats.
+        from .people import label
+
+        return f"{label(self.user)}, seat {self.number + 1}"
 
 
 class Round(models.Model):
@@ -241,7 +244,9 @@ class Submission(models.Model):
         # "player3, Round 2, final, 14:02": who, which round, how far, when (the site's time zone).
         saved = "final" if self.final else "saved"
         at = timezone.localtime(self.created_at)
-        return f"{self.seat.user}, Round {self.round.number}, {saved}, {at:%H:%M}"
+        from .people import label
+
+        return f"{label(self.seat.user)}, Round {self.round.number}, {saved}, {at:%H:%M}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:

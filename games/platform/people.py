@@ -32,6 +32,13 @@ def shown_name(user) -> str:
     return profile.display_name or user.username
 
 
+def label(user) -> str:
+    """A person as hosts read them in the admin, where a username finds the account: "Ali the Bold
+    (alice)", or the username alone while they have no display name."""
+    name = shown_name(user)
+    return name if name == user.username else f"{name} ({user.username})"
+
+
 def _prefs_key(user_id: int) -> str:
     return f"prefs:{user_id}"
 
