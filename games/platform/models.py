@@ -568,7 +568,8 @@ class Profile(models.Model):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Shown on every page in place of your username."
     )
-    time_zone = models.CharField(max_length=64, default="UTC", choices=zone_choices)
+    # "" until the person has a zone: their browser's is taken at their first page (people.zone_detected).
+    time_zone = models.CharField(max_length=64, blank=True, default="", choices=zone_choices)
 
     def __str__(self) -> str:
         return self.display_name or str(self.user)

@@ -6,7 +6,6 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
-from datetime import UTC
 
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
@@ -22,7 +21,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from . import pagecache, registry, round_form
+from . import pagecache, registry, round_form, zones
 from .awaiting import awaiting
 from .demo import demo_logins
 from .errors import NotAllowed, RoundClosed, StateChanged
@@ -195,9 +194,9 @@ def _page_context(game, obs, form, viewer, look=None, feed=False) -> dict:
 
 def _render_cacheable(request, template: str, context: dict, slot) -> SafeString:
     """Render a part of a game page; keep it in the page cache's `slot` (if any) with the CSRF token left
-    as a placeholder, and give it back filled for this request. Times in it are written in UTC: the body is
-    shared by viewers in every zone, and the page's script shows each time in the viewer's own."""
-    with timezone.override(UTC):
+    as a placeholder, and give it back filled for this request. Its times are marks (`zones.LATER`): the
+    body is shared by viewers in every zone, and each is served it with the times in their own."""
+    with timezone.override(zones.LATER):
         text = render_to_string(
             template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
         )
