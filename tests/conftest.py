@@ -149,7 +149,8 @@ def page_as(browser, live_server, monkeypatch):
             )
         page = context.new_page()
         page.set_default_timeout(15000)
-        axe.watch(page, who=user.username if user is not None else "a visitor")
+        # Checked at each width a test opens a page at: a phone's layout is not the desktop's.
+        axe.watch(page, who=f"{user.username if user is not None else 'a visitor'} at {width} px")
         pages.append(page)
         return page
 

@@ -48,7 +48,7 @@ from .services import live, notify, unread
 from .services.chat import chat_access, chat_messages, chat_post, chat_read, pair, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
 from .versions import game_row
-from .wording import Told, names_for
+from .wording import Told, names_for, plain, seats_as_users
 
 
 def healthz(request):
@@ -214,6 +214,17 @@ def _open_until(obs: dict):
     return None
 
 
+def _told_text(game, told: list[str]) -> str:
+    """What an operation told the acting player, in their words: the rules name players by seat
+    ("{seat:1}"), which the inbox names when it is read; a confirmation is read at once, so name them now."""
+    if not any("{" in text for text in told):
+        return " ".join(told)
+    users_by_seat = dict(game.seats.values_list("number", "user_id"))
+    texts = [seats_as_users(text, users_by_seat) for text in told]
+    names = names_for(texts)
+    return " ".join(plain(text, names) for text in texts)
+
+
 def _handle_post(request, game, viewer):
     """Do what the pressed button asks; return what to show again (round_form.Refused), or None when done
     (a message then says what happened, the player's own inbox lines for an operation)."""
@@ -233,7 +244,7 @@ def _handle_post(request, game, viewer):
             )
             told: list[str] = []
             live.operation_run(game=game, viewer=viewer, name=request.POST["op"], payload=payload, told=told)
-            messages.success(request, " ".join(told) or "Done.")
+            messages.success(request, _told_text(game, told) or "Done.")
         else:
             messages.error(request, "Nothing was asked of the page.")
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
