@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 
-from .models import Profile
+from .models import Profile, person_label
 
 PREFS_SECONDS = 600
 UTC = ZoneInfo("UTC")
@@ -32,11 +32,7 @@ def shown_name(user) -> str:
     return profile.display_name or user.username
 
 
-def label(user) -> str:
-    """A person as hosts read them in the admin, where a username finds the account: "Ali the Bold
-    (alice)", or the username alone while they have no display name."""
-    name = shown_name(user)
-    return name if name == user.username else f"{name} ({user.username})"
+label = person_label  # "Ali the Bold (alice)": people as hosts read them in the admin
 
 
 def _prefs_key(user_id: int) -> str:

@@ -29,12 +29,12 @@ from ..models import (
     Submission,
     Webhook,
 )
+from ..people import label
 from ..services import games as game_services
 from ..services import rounds
 from ..services.audit import audit
 from ..services.events import bump_version
 from ..services.ledger import hidden_moves, secret_from
-from ..people import label
 from ..wording import names_for, plain
 from . import settings_form
 from .console import HostConsole

@@ -20,7 +20,7 @@ from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
 from ..models import Event, Game, Round, TurnClock
 from ..observation import current_round, reading, seats_with_players
-from ..people import label, shown_name
+from ..people import label
 from ..registry import Viewer
 from ..services import games as game_services
 from ..services import rounds
