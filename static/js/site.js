@@ -20,6 +20,21 @@
     }
   }
   const zone = (document.body && document.body.dataset.zone) || browserZone() || "UTC";
+  // A logged-in user without a zone yet: the browser's becomes theirs (for emails and the pages' text
+  // too), once; the account page's select shows it, to keep or change.
+  function zoneDetected() {
+    const body = document.body;
+    const url = body && body.dataset.zoneDetectUrl;
+    const seen = browserZone();
+    if (!url || !seen) return;
+    document.querySelectorAll("select[data-browser-zone]").forEach(function (select) {
+      if (Array.prototype.some.call(select.options, function (o) { return o.value === seen; })) select.value = seen;
+    });
+    // The header's CSRF token, as htmx sends it.
+    const headers = JSON.parse(body.getAttribute("hx-headers") || "{}");
+    const data = new URLSearchParams({ time_zone: seen });
+    fetch(url, { method: "POST", body: data, headers: headers, credentials: "same-origin" }).catch(function () {});
+  }
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   let parts;
   try {
@@ -109,7 +124,7 @@
       form.addEventListener("submit", function (ev) { if (!window.confirm(form.dataset.confirm)) ev.preventDefault(); });
     });
   }
-  document.addEventListener("DOMContentLoaded", function () { start(document); });
+  document.addEventListener("DOMContentLoaded", function () { start(document); zoneDetected(); });
   document.addEventListener("htmx:afterSwap", function (ev) { start(document); });
 })();
 
