@@ -196,14 +196,20 @@
   let tried = "";
   function follow() {
     const live = document.getElementById("live"), form = section();
-    if (!live || !form || form.dataset.following || !live.dataset.formKey) return;
+    if (!live || !form || !live.dataset.formKey) return;
     if (live.dataset.formKey === form.dataset.formKey) return;
     const pair = live.dataset.formKey + "|" + form.dataset.formKey;
     if (pair === tried) return; // asked once already: never a loop of requests
-    tried = pair;
     const was = parts(form.dataset.formKey), now = parts(live.dataset.formKey);
     // Another round, or this one resolved with none after it: the form's round closed.
     const closed = was.round !== now.round || (now.status !== "open" && now.status !== "closed") ? was.round : "";
+    if (form.dataset.following) {
+      // Kept at its deadline, before the round resolved: now that its close is known, offer what is open
+      // (a form being fetched is left to its request).
+      if (closed && form.querySelector(".round-kept")) keep(form, closed);
+      return;
+    }
+    tried = pair;
     if (!form.dataset.dirty) return load(closed);
     if (closed) return keep(form, closed);
     form.dataset.formKey = live.dataset.formKey; // paused or resumed: what they typed stays as it is
