@@ -103,7 +103,9 @@
 
 // "(2) genius": how many things await the player, in front of whatever the page's title is (a live page may
 // change its title, "● Your turn · genius"; the count stays in front of it). The home page knows the count;
-// every other page asks the API once, so no cached page body ever holds one player's count.
+// every other page asks the API, so no cached page body ever holds one player's count. A page left open
+// asks again every minute and when it comes back into view: what awaits may come from another game, which
+// this page's polls never bring, and a tab's title is read most when the tab is in the background.
 (function () {
   const body = document.body;
   if (!body || !body.dataset.awaitingUrl) return;
@@ -138,6 +140,8 @@
   document.addEventListener("htmx:afterSwap", function (ev) {
     if (ev.target && ev.target.id === "live" && !document.querySelector("[data-awaiting-count]")) ask();
   });
+  setInterval(ask, 60000);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) ask(); });
 })();
 
 // Forms that follow the round (games/platform/round_form.py). The live part of a game page carries the key
