@@ -23,7 +23,10 @@ class ProfileForm(forms.Form):
     display_name = forms.CharField(
         max_length=40, required=False, help_text="Shown on every page in place of your username."
     )
-    time_zone = forms.ChoiceField(choices=zone_choices, help_text="Every time on the site is shown in it.")
+    time_zone = forms.ChoiceField(
+        choices=zone_choices,
+        help_text="Every time on the site and in its emails is shown in it. At first it is your browser's.",
+    )
     chat_message = forms.BooleanField(
         required=False,
         label="Email me when a player writes to me in a pair chat",

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 
-from .models import Profile
+from .models import Profile, person_label
 
 PREFS_SECONDS = 600
 UTC = ZoneInfo("UTC")
@@ -30,6 +30,9 @@ def shown_name(user) -> str:
     except ObjectDoesNotExist:
         return user.username
     return profile.display_name or user.username
+
+
+label = person_label  # "Ali the Bold (alice)": people as hosts read them in the admin
 
 
 def _prefs_key(user_id: int) -> str:

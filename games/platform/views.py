@@ -316,6 +316,7 @@ def season_page(request, season_id: int):
         (
             {
                 "player": shown_name(m.user),
+                "username": m.user.username,  # what the transfer form posts
                 "user_id": m.user_id,
                 "eliminated": m.eliminated,
                 "games": m.games_played,
