@@ -130,7 +130,9 @@
 
 // "(2) genius": how many things await the player, in front of whatever the page's title is (a live page may
 // change its title, "● Your turn · genius"; the count stays in front of it). The home page knows the count;
-// every other page asks the API once, so no cached page body ever holds one player's count.
+// every other page asks the API, so no cached page body ever holds one player's count. A page left open
+// asks again every minute and when it comes back into view: what awaits may come from another game, which
+// this page's polls never bring, and a tab's title is read most when the tab is in the background.
 (function () {
   const body = document.body;
   if (!body || !body.dataset.awaitingUrl) return;
@@ -165,6 +167,8 @@
   document.addEventListener("htmx:afterSwap", function (ev) {
     if (ev.target && ev.target.id === "live" && !document.querySelector("[data-awaiting-count]")) ask();
   });
+  setInterval(ask, 60000);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) ask(); });
 })();
 
 // "● Your turn · genius": a live page's #live says whose move it is for this player (data-your: "turn",
@@ -307,14 +311,20 @@
   let tried = "";
   function follow() {
     const live = document.getElementById("live"), form = section();
-    if (!live || !form || form.dataset.following || !live.dataset.formKey) return;
+    if (!live || !form || !live.dataset.formKey) return;
     if (live.dataset.formKey === form.dataset.formKey) return;
     const pair = live.dataset.formKey + "|" + form.dataset.formKey;
     if (pair === tried) return; // asked once already: never a loop of requests
-    tried = pair;
     const was = parts(form.dataset.formKey), now = parts(live.dataset.formKey);
     // Another round, or this one resolved with none after it: the form's round closed.
     const closed = was.round !== now.round || (now.status !== "open" && now.status !== "closed") ? was.round : "";
+    if (form.dataset.following) {
+      // Kept at its deadline, before the round resolved: now that its close is known, offer what is open
+      // (a form being fetched is left to its request).
+      if (closed && form.querySelector(".round-kept")) keep(form, closed);
+      return;
+    }
+    tried = pair;
     if (!form.dataset.dirty) return load(closed);
     if (closed) return keep(form, closed);
     form.dataset.formKey = live.dataset.formKey; // paused or resumed: what they typed stays as it is
