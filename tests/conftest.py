@@ -123,7 +123,8 @@ def browser():
 
 @pytest.fixture
 def page_as(browser, live_server, monkeypatch):
-    """page_as(user) -> a page logged in as user (None: a spectator who is not logged in)."""
+    """page_as(user) -> a page logged in as user (None: a spectator who is not logged in); `width` and the
+    browser's `zone` may be given."""
     from django.conf import settings
     from django.test import Client
 
@@ -134,8 +135,10 @@ def page_as(browser, live_server, monkeypatch):
     axe = AxeWatch()  # every page it opens is checked with axe-core (tests/accessibility.py)
     axe.hooked(monkeypatch)
 
-    def open_page(user=None, width=1000):
-        context = browser.new_context(viewport={"width": width, "height": 900})
+    def open_page(user=None, width=1000, zone=None):
+        # `zone`: the browser's time zone (an IANA name); by default the machine's.
+        extra = {"timezone_id": zone} if zone else {}
+        context = browser.new_context(viewport={"width": width, "height": 900}, **extra)
         contexts.append(context)
         if user is not None:
             client = Client()
@@ -146,7 +149,8 @@ def page_as(browser, live_server, monkeypatch):
             )
         page = context.new_page()
         page.set_default_timeout(15000)
-        axe.watch(page, who=user.username if user is not None else "a visitor")
+        # Checked at each width a test opens a page at: a phone's layout is not the desktop's.
+        axe.watch(page, who=f"{user.username if user is not None else 'a visitor'} at {width} px")
         pages.append(page)
         return page
 

@@ -37,7 +37,8 @@ def sweep(*, now=None) -> dict[str, int]:
     """Run one sweep at `now` (default: the clock as it is) and the work it queued.
 
     Returns what the queued work did: `resolved` rounds, `clocks` that ran out (a reserve increment drawn,
-    or the time-out applied), live matches whose start time was acted on (`starts`), `reminders` claimed; and `queued`, the tasks the sweep queued.
+    or the time-out applied), live matches whose start time was acted on (`starts`), `reminders` claimed;
+    and `queued`, the tasks the sweep queued.
     """
     travel = time_machine.travel(now, tick=False) if now is not None else contextlib.nullcontext()
     with travel:

@@ -157,6 +157,12 @@ class ArmsRace(GameType):
     def reserve_increment(self, game) -> float:
         return float(game.settings.get("reserve_increment", 30))
 
+    def deciding_seats(self, game) -> list[int] | None:
+        """In a wild card break everyone who has not decided decides at once. Who they are is public: the
+        rules' pending decision is part of the public view (ruling 26); whether one bought is not."""
+        decision = rules.pending(load(game)) if game.state else None
+        return list(decision["seats"]) if decision else None
+
     # -- the season around the game -----------------------------------------------------------------------
     def elimination_candidate(self, game) -> int | None:
         """The sole loser is the Elimination Candidate: three wounds of one type, or the most wounds after

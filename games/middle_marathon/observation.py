@@ -47,7 +47,7 @@ def page_view(game, view: dict[str, Any], legal: list[dict[str, Any]]) -> dict[s
     view["players"] = player_rows(game, seats, view)
     view["track"] = track_rows(view["pieces"])
     view["finishers"] = sorted((p for p in view["pieces"] if p["finished"]), key=lambda p: p["place"])
-    view["waiting_on"] = waiting_words(view["pending"], names)
+    view["waiting_on"] = waiting_words(view["pending"], names, view.get("seat"))
     view["played_words"] = [played_words(row) for row in view["played"]]
     view["discard_words"] = [discard_words(row) for row in view["discards"]]
     view["legal_actions"] = legal
@@ -112,14 +112,21 @@ def track_rows(pieces: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def waiting_words(pending: dict[str, Any], names: list[str]) -> str:
+def waiting_words(pending: dict[str, Any], names: list[str], me: int | None = None) -> str:
+    """Whose move the race waits on, said to `me` (the viewing player's seat) as their own."""
     if pending["kind"] == "over":
         return "The race is over."
-    who = f"{names[pending['seat']]} ({seat_name(pending['seat'])})"
+    colour = seat_name(pending["seat"])
+    if pending["seat"] == me:
+        if pending["kind"] == "turn":
+            return f"Turn {pending['turn']}: your turn ({colour}): play a movement card."
+        off_turn = " (a decision off your turn)" if pending["off_turn"] else ""
+        return f"Your decision{off_turn}: {pending['prompt']}"
+    who = f"{names[pending['seat']]} ({colour})"
     if pending["kind"] == "turn":
-        return f"Turn {pending['turn']}: {who} to play a movement card."
+        return f"Turn {pending['turn']}: waiting for {who} to play a movement card."
     off_turn = " (a decision off their turn)" if pending["off_turn"] else ""
-    return f"{who} to choose{off_turn}: {pending['prompt']}"
+    return f"Waiting for {who} to choose{off_turn}: {pending['prompt']}"
 
 
 def played_words(row: dict[str, Any]) -> str:

@@ -5,15 +5,16 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from .errors import StateChanged
 from .kit import RulesError
 from .models import SeasonPlayer, zone_choices
 from .people import ensure_profile
 from .services.invitations import invitation_accept, invitation_find, invitation_standing
-from .services.profiles import chat_emails_wanted, profile_save
+from .services.profiles import chat_emails_wanted, profile_save, zone_detect
 from .signup import PENDING, discord_configured
 from .wording import Told
 
@@ -22,7 +23,10 @@ class ProfileForm(forms.Form):
     display_name = forms.CharField(
         max_length=40, required=False, help_text="Shown on every page in place of your username."
     )
-    time_zone = forms.ChoiceField(choices=zone_choices, help_text="Every time on the site is shown in it.")
+    time_zone = forms.ChoiceField(
+        choices=zone_choices,
+        help_text="Every time on the site and in its emails is shown in it. At first it is your browser's.",
+    )
     chat_message = forms.BooleanField(
         required=False,
         label="Email me when a player writes to me in a pair chat",
@@ -38,10 +42,13 @@ def profile(request):
         request.POST or None,
         initial={
             "display_name": current.display_name,
-            "time_zone": current.time_zone,
+            "time_zone": current.time_zone or "UTC",
             "chat_message": chat_emails_wanted(request.user),
         },
     )
+    if not current.time_zone:
+        # Not chosen yet: the page's script selects the browser's zone, as it sends it (site.js).
+        form.fields["time_zone"].widget.attrs["data-browser-zone"] = "1"
     if request.method == "POST" and form.is_valid():
         try:
             profile_save(user=request.user, **form.cleaned_data)
@@ -56,9 +63,27 @@ def profile(request):
     return render(
         request,
         "platform/profile.html",
-        {"form": form, "discord": discord, "discord_login": discord_configured()},
+        {
+            "form": form,
+            "discord": discord,
+            "discord_login": discord_configured(),
+        },
         status=400 if form.errors else 200,
     )
+
+
+@require_POST
+def zone_detected(request):
+    """The browser's zone, sent by the page's script of a logged-in user who has none (static/js/site.js):
+    204 whether it was taken or a zone was already there; 400 with the field's error for a name no zone has.
+    Not `login_required`: a script's request is answered, not sent to the login page."""
+    if not request.user.is_authenticated:
+        return JsonResponse({"detail": "Log in first."}, status=403)
+    try:
+        zone_detect(user=request.user, time_zone=request.POST.get("time_zone", ""))
+    except RulesError as exc:
+        return JsonResponse({exc.field: [exc.message]}, status=400)
+    return HttpResponse(status=204)
 
 
 @require_http_methods(["GET", "POST"])

@@ -7,7 +7,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings as conf
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectDoesNotExist, ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -143,6 +143,16 @@ class Game(models.Model):
         return self.status == self.Status.RUNNING and self.clocks_started_at is None
 
 
+def person_label(user) -> str:
+    """A person as hosts read them in the admin, where a username finds the account: "Ali the Bold
+    (alice)", or the username alone while they have no display name (`people.shown_name` for players)."""
+    try:
+        name = user.profile.display_name
+    except ObjectDoesNotExist:
+        name = ""
+    return f"{name} ({user.username})" if name and name != user.username else user.username
+
+
 class Seat(models.Model):
     """A player's place in a game; rules know seats by number 0..n-1."""
 
@@ -165,8 +175,9 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        # Read in the admin's titles and the lists of a game's seats: who, and where they sit.
-        return f"{self.user} (seat {self.number + 1})"
+        # Read in the admin's titles and the lists of a game's seats: who ("Ali the Bold (alice)": hosts
+        # find accounts by username), and where they sit. Lists read the profiles with the seats.
+        return f"{person_label(self.user)}, seat {self.number + 1}"
 
 
 class Round(models.Model):
@@ -254,7 +265,7 @@ class Submission(models.Model):
         # "player3, Round 2, final, 14:02": who, which round, how far, when (the site's time zone).
         saved = "final" if self.final else "saved"
         at = timezone.localtime(self.created_at)
-        return f"{self.seat.user}, Round {self.round.number}, {saved}, {at:%H:%M}"
+        return f"{person_label(self.seat.user)}, Round {self.round.number}, {saved}, {at:%H:%M}"
 
     def save(self, *args, **kwargs):
         if self.pk is not None:
@@ -581,7 +592,8 @@ class Profile(models.Model):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="Shown on every page in place of your username."
     )
-    time_zone = models.CharField(max_length=64, default="UTC", choices=zone_choices)
+    # "" until the person has a zone: their browser's is taken at their first page (people.zone_detected).
+    time_zone = models.CharField(max_length=64, blank=True, default="", choices=zone_choices)
 
     def __str__(self) -> str:
         return self.display_name or str(self.user)

@@ -178,19 +178,56 @@ def turn_clock(game: Game) -> TurnClock | None:
     )
 
 
-def clock_dict(game: Game, now) -> dict | None:
+def clock_dict(game: Game, now, viewer: Viewer) -> dict | None:
+    """The turn clock as every viewer may see it: whom the game waits on, and the time they have.
+
+    `deadline` and `reserve_seconds` are the stored clock, not a reading of it: the page's script counts
+    the turn down to the deadline, then draws the reserve in `increment` steps as the settlement will
+    (services.clocks.clock_settle), so a page shows the true time while no sweep has drawn a step yet and
+    without a GET writing anything. `out_at` is when the time-out falls once the reserve is gone.
+    """
     clock = turn_clock(game)
     if clock is None or clock.seat_id is None:
         return None
+    kind = registry.get(game.game_type)
     left = seconds_left(clock, now)
+    paused = clock.remaining_when_paused is not None
+    seats = {s.number: s for s in seats_with_players(game)}
+    deciding = [clock.seat.number]
+    # Several deciding at once (public, as the game type says): the clock's seat first, then the others.
+    deciding += [n for n in kind.deciding_seats(game) or () if n != clock.seat.number and n in seats]
+    names = [shown_name(seats[n].user) for n in deciding]
+    reserve = clock.seat.reserve_seconds
     return {
         "seat": clock.seat.number,
-        "player": shown_name(clock.seat.user),
+        "player": names[0],
         "kind": clock.kind,
+        # A turn ("Your turn"), or any other move the game waits for ("Your decision"), as awaiting says.
+        "need": "turn" if clock.kind in ("", "turn") else "decision",
+        "seats": deciding,
+        "names": names,
+        "waiting_for": names_listed(names),
+        # Nobody's turn before the players sit down: the clock waits, and so does the title (issue 20.1).
+        "mine": viewer.role == "player" and viewer.seat_number in deciding and not game.sitting_down,
+        "others": names_listed([n for s, n in zip(deciding, names, strict=True) if s != viewer.seat_number])
+        if viewer.role == "player"
+        else "",
         "seconds_left": left,
         "ends_at": (now + timedelta(seconds=left)).isoformat(),
-        "paused": clock.remaining_when_paused is not None,
+        "deadline": None if paused else clock.deadline.isoformat(),
+        "reserve_seconds": reserve,
+        "increment": kind.reserve_increment(game),
+        "in_reserve": clock.increments_used > 0,
+        "out_at": None if paused else (clock.deadline + timedelta(seconds=reserve)).isoformat(),
+        "paused": paused,
     }
+
+
+def names_listed(names: list[str], shown: int = 3) -> str:
+    """ "ann", "ann and ben", "ann, ben and cleo", and past three "ann, ben and 4 others"."""
+    if len(names) > shown:
+        names = [*names[: shown - 1], f"{len(names) - shown + 1} others"]
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else ""
 
 
 def sitting_dict(game: Game, seats: list[Seat], viewer: Viewer, now) -> dict | None:
@@ -247,7 +284,7 @@ def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
             {"seat": s.number, "name": shown_name(s.user), "username": s.user.username} for s in seats
         ],
         "round": round_dict(rnd, now),
-        "clock": clock_dict(game, now) if kind.flow == "turns" else None,
+        "clock": clock_dict(game, now, viewer) if kind.flow == "turns" else None,
         "sitting": sitting_dict(game, seats, viewer, now) if kind.flow == "turns" else None,
         "announcements": [e for e in events if e["kind"] == Event.Kind.ANNOUNCEMENT],
         "inbox": [e for e in events if e["kind"] == Event.Kind.REVEAL],

@@ -9,8 +9,9 @@ The key holds all three, so a stale body is never served: a change writes a new 
 
 Hosts' pages are never cached (they show every saved submission, which moves no version). What differs per
 request stays out of the cached text: the CSRF token is written as a placeholder and filled on the way out,
-and countdowns carry their absolute deadline (the page's script counts from the server's clock in the
-header, which is rendered afresh). A body that shows an open round's form is kept with the round's deadline
+countdowns carry their absolute deadline (the page's script counts from the server's clock in the
+header, which is rendered afresh), and every time is a mark written in the viewer's zone as it is served
+(`zones.fill_times`). A body that shows an open round's form is kept with the round's deadline
 and never served after it: the deadline passes without moving the version, and past it the page says
 "closed, results coming" until the resolution moves the version (issue 18.3).
 
@@ -39,7 +40,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from .models import Game
 from .registry import Viewer
-from .zones import as_instant
+from .zones import as_instant, fill_times
 
 log = logging.getLogger(__name__)
 
@@ -199,10 +200,11 @@ def _current(kept) -> bool:
 
 
 def fill(body: str, request) -> SafeString:
-    """The cached text (our own rendered template) with this request's CSRF token in its place."""
+    """The cached text (our own rendered template) with this request's CSRF token in its place, and its
+    times in the viewer's zone (rendered in `zones.LATER`)."""
     if CSRF_PLACEHOLDER in body:
         body = body.replace(CSRF_PLACEHOLDER, get_token(request))
-    return mark_safe(body)  # noqa: S308 - rendered by our templates, escaped there
+    return mark_safe(fill_times(body))  # noqa: S308 - rendered by our templates, escaped there
 
 
 def _renew(keys: list[str]) -> bool:

@@ -1,9 +1,11 @@
 """How a person shows: the display name in place of the username, and the time zone they read times in.
 
-Both live in `Profile`. The viewer's own (the page header, the zone of every time on the page) are read
-through the cache, so a page served from the page cache still costs no query for them; a profile's save
-drops the cached copy. Other people's names come with the rows that name them
-(`select_related("user__profile")`), never one query per name.
+Both live in `Profile`. A zone nobody chose is "" (read as UTC): the page's script of a logged-in user
+who has none sends their browser's zone once (`services.profiles.zone_detect`), which becomes their zone
+until they pick another on the account page, so their emails are in it too. The viewer's own (the page
+header, the zone of every time on the page) are read through the cache, so a page served from the page
+cache still costs no query for them; a profile's save drops the cached copy. Other people's names come
+with the rows that name them (`select_related("user__profile")`), never one query per name.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 
-from .models import Profile
+from .models import Profile, person_label
 
 PREFS_SECONDS = 600
 UTC = ZoneInfo("UTC")
@@ -30,6 +32,9 @@ def shown_name(user) -> str:
     return profile.display_name or user.username
 
 
+label = person_label  # "Ali the Bold (alice)": people as hosts read them in the admin
+
+
 def _prefs_key(user_id: int) -> str:
     return f"prefs:{user_id}"
 
@@ -40,7 +45,7 @@ def own_prefs(user_id: int) -> tuple[str, str]:
     kept = cache.get(key)
     if kept is None:
         row = Profile.objects.filter(user_id=user_id).values_list("display_name", "time_zone").first()
-        kept = tuple(row) if row else ("", "UTC")
+        kept = tuple(row) if row else ("", "")
         cache.set(key, kept, timeout=PREFS_SECONDS)
     return kept
 
@@ -61,8 +66,16 @@ def zone_named(name: str | None) -> ZoneInfo:
         return UTC
 
 
+def zone_chosen(user) -> str:
+    """The zone `user` reads times in, "" until they have one (a visitor, or a browser not seen yet)."""
+    if user is None or not user.is_authenticated:
+        return ""
+    name = own_prefs(user.pk)[1]
+    return name if name and zone_named(name).key == name else ""
+
+
 def zone_of(user) -> ZoneInfo:
-    """The zone `user` reads times in (UTC for visitors and for those who never chose)."""
+    """The zone `user` reads times in (UTC for visitors and for those without one yet)."""
     if user is None or not user.is_authenticated:
         return UTC
     return zone_named(own_prefs(user.pk)[1])

@@ -185,6 +185,12 @@ class GameType:
     def reserve_increment(self, game: Game) -> float:
         return 30.0
 
+    def deciding_seats(self, game: Game) -> list[int] | None:
+        """Every seat the live match waits on now, when several decide at once (Arms Race's wild card
+        break); None: the clock's seat alone. Every viewer is told who they are ("Waiting for ann, ben and 4
+        others"), so a game returns them only where the rules make who decides public."""
+        return None
+
     # -- operations between rounds or at any time (trades, purchases, flips): name -> handler ------------
     def operations(self) -> dict:
         """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome, or RulesError."""

@@ -11,12 +11,14 @@ from __future__ import annotations
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.signals import user_signed_up
+from allauth.core import context as allauth_context
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
 from allauth.socialaccount.models import SocialApp
 from allauth.socialaccount.signals import social_account_added
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.signals import user_logged_in
+from django.contrib.sites.shortcuts import get_current_site
 from django.http import Http404
 
 from genius.proxy import client_ip
@@ -28,6 +30,7 @@ from .services.invitations import invitation_accept, invitation_find, invitation
 from .services.profiles import name_problem, profile_save
 
 PENDING = "genius_invitation"
+SITE_NAME = "genius"
 
 
 def pending_invitation(request) -> Invitation | None:
@@ -48,6 +51,13 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def get_client_ip(self, request) -> str:
         return client_ip(request) or super().get_client_ip(request)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # Its emails greet from the site ("Hello from genius!"), not from the address the request named
+        # (without the sites framework allauth's site name is the request's host, "127.0.0.1:8000").
+        site = get_current_site(allauth_context.request)
+        site.name = SITE_NAME
+        super().send_mail(template_prefix, email, {"current_site": site, **context})
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):

@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/chats/", views.chat_list, name="chat-list"),
     path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.chat_page, name="chat"),
     path("account/", account_views.profile, name="profile"),
+    path("account/zone/", account_views.zone_detected, name="zone-detected"),
     path("join/<str:token>/", account_views.join, name="join"),
     path("account/notifications/", views.notification_settings, name="notification-settings"),
     path("games/<int:game_id>/pick/", views.death_match_pick, name="death-match-pick"),

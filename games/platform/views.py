@@ -6,7 +6,6 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
-from datetime import UTC
 
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
@@ -22,7 +21,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
 from django_htmx.http import HttpResponseStopPolling
 
-from . import pagecache, registry, round_form
+from . import pagecache, registry, round_form, zones
 from .awaiting import awaiting
 from .demo import demo_logins
 from .errors import NotAllowed, RoundClosed, StateChanged
@@ -50,7 +49,7 @@ from .services import live, notify, sitting, unread
 from .services.chat import chat_access, chat_messages, chat_post, chat_read, pair, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
 from .versions import game_row
-from .wording import Told, names_for
+from .wording import Told, names_for, plain, seats_as_users
 
 
 def healthz(request):
@@ -198,9 +197,9 @@ def _page_context(game, obs, form, viewer, look=None, feed=False) -> dict:
 
 def _render_cacheable(request, template: str, context: dict, slot) -> SafeString:
     """Render a part of a game page; keep it in the page cache's `slot` (if any) with the CSRF token left
-    as a placeholder, and give it back filled for this request. Times in it are written in UTC: the body is
-    shared by viewers in every zone, and the page's script shows each time in the viewer's own."""
-    with timezone.override(UTC):
+    as a placeholder, and give it back filled for this request. Its times are marks (`zones.LATER`): the
+    body is shared by viewers in every zone, and each is served it with the times in their own."""
+    with timezone.override(zones.LATER):
         text = render_to_string(
             template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
         )
@@ -216,6 +215,17 @@ def _open_until(obs: dict):
     if rnd and rnd["status"] == "open" and not rnd["paused"]:
         return rnd["closes_at"]
     return None
+
+
+def _told_text(game, told: list[str]) -> str:
+    """What an operation told the acting player, in their words: the rules name players by seat
+    ("{seat:1}"), which the inbox names when it is read; a confirmation is read at once, so name them now."""
+    if not any("{" in text for text in told):
+        return " ".join(told)
+    users_by_seat = dict(game.seats.values_list("number", "user_id"))
+    texts = [seats_as_users(text, users_by_seat) for text in told]
+    names = names_for(texts)
+    return " ".join(plain(text, names) for text in texts)
 
 
 def _handle_post(request, game, viewer):
@@ -244,7 +254,7 @@ def _handle_post(request, game, viewer):
             )
             told: list[str] = []
             live.operation_run(game=game, viewer=viewer, name=request.POST["op"], payload=payload, told=told)
-            messages.success(request, " ".join(told) or "Done.")
+            messages.success(request, _told_text(game, told) or "Done.")
         else:
             messages.error(request, "Nothing was asked of the page.")
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
@@ -354,6 +364,7 @@ def season_page(request, season_id: int):
         (
             {
                 "player": shown_name(m.user),
+                "username": m.user.username,  # what the transfer form posts
                 "user_id": m.user_id,
                 "eliminated": m.eliminated,
                 "games": m.games_played,

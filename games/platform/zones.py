@@ -7,10 +7,16 @@ that finds nothing new must stay one query, and reading the user would cost the 
 `local_text(dt)` writes a time for people ("3 Nov 2026, 14:05 (Europe/Berlin)") in the active zone, or in
 the zone given (an email to one person). Deadlines that count down stay absolute: the countdown carries the
 UTC instant and the page's script counts to it.
+
+A body kept in the page cache is shared by viewers in every zone: it is rendered in `LATER`, where each time
+is a mark holding its instant, and `fill_times` writes the marks in the viewer's zone as the body is served.
+So a page read without its script (or before it runs) says each time, the countdowns' deadlines included,
+in the viewer's zone, named, like every page rendered for one viewer.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta, tzinfo
 
 from django.utils import timezone
@@ -66,6 +72,32 @@ class ZoneMiddleware:
             timezone.deactivate()
 
 
+class Later(tzinfo):
+    """The zone a shared body is rendered in: UTC to the template's date filters, a mark to `local_text`."""
+
+    key = "UTC"
+
+    def utcoffset(self, dt):
+        return timedelta(0)
+
+    def dst(self, dt):
+        return timedelta(0)
+
+    def tzname(self, dt):
+        return "UTC"
+
+
+LATER = Later()
+MARK = re.compile("\x00time:([^\x00]+)\x00")
+
+
+def fill_times(text: str, zone: tzinfo | None = None) -> str:
+    """A body rendered in `LATER` with each time written in `zone` (default: the active one)."""
+    if "\x00time:" not in text:
+        return text
+    return MARK.sub(lambda m: local_text(m.group(1), zone), text)
+
+
 def zone_name(zone: tzinfo | None = None) -> str:
     zone = zone or timezone.get_current_timezone()
     return getattr(zone, "key", None) or str(zone)
@@ -77,6 +109,8 @@ def local_text(when: datetime | str | None, zone: tzinfo | None = None) -> str:
     if when is None:
         return ""
     zone = zone or timezone.get_current_timezone()
+    if isinstance(zone, Later):
+        return f"\x00time:{when.astimezone(UTC).isoformat()}\x00"
     local = when.astimezone(zone)
     return f"{local.day} {MONTHS[local.month - 1]} {local.year}, {local:%H:%M} ({zone_name(zone)})"
 

@@ -20,6 +20,21 @@
     }
   }
   const zone = (document.body && document.body.dataset.zone) || browserZone() || "UTC";
+  // A logged-in user without a zone yet: the browser's becomes theirs (for emails and the pages' text
+  // too), once; the account page's select shows it, to keep or change.
+  function zoneDetected() {
+    const body = document.body;
+    const url = body && body.dataset.zoneDetectUrl;
+    const seen = browserZone();
+    if (!url || !seen) return;
+    document.querySelectorAll("select[data-browser-zone]").forEach(function (select) {
+      if (Array.prototype.some.call(select.options, function (o) { return o.value === seen; })) select.value = seen;
+    });
+    // The header's CSRF token, as htmx sends it.
+    const headers = JSON.parse(body.getAttribute("hx-headers") || "{}");
+    const data = new URLSearchParams({ time_zone: seen });
+    fetch(url, { method: "POST", body: data, headers: headers, credentials: "same-origin" }).catch(function () {});
+  }
   const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
   let parts;
   try {
@@ -36,6 +51,26 @@
     // "8 Dec", as the server writes it (en-GB's numeric day may come as "08").
     return parseInt(p.day, 10) + " " + MONTHS[parseInt(p.month, 10) - 1] + " " + p.year + ", " + p.hour + ":" + p.minute + " (" + zone + ")";
   }
+  // A live match's turn clock (platform/turn_clock.html): the turn counted down to its deadline, then the
+  // reserve drawn in steps exactly as the server's settlement draws it (services/clocks.py clock_settle), so
+  // the page shows the time the player truly has whether or not the sweep has drawn the step yet: "42s (+ 10m
+  // 0s reserve)", then "reserve 27s (+ 9m 0s)", and "time ran out" once the reserve is gone too (the time-out
+  // the sweep or the next move applies). The page never writes the clock: a GET changes nothing, and the poll
+  // brings the stored clock whenever a step is drawn (each draw moves the game's version).
+  function turnClock(end, reserve, step, inReserve, now) {
+    let deadline = end;
+    while (deadline <= now && step > 0 && reserve > 0) {
+      const drawn = Math.min(step, reserve);
+      reserve -= drawn;
+      deadline += drawn * 1000;
+      inReserve = true;
+    }
+    if (deadline <= now) return "time ran out";
+    const left = fmt((deadline - now) / 1000);
+    const more = reserve > 0 ? fmt(reserve) : "";
+    if (inReserve) return "reserve " + left + (more ? " (+ " + more + ")" : "");
+    return left + (more ? " (+ " + more + " reserve)" : "");
+  }
   function start(root) {
     root.querySelectorAll("time.countdown").forEach(function (el) {
       if (el.dataset.started) return;
@@ -46,7 +81,14 @@
       const paused = el.dataset.paused === "1";
       // "closes in 2h 5m", then "closing…" alone once the deadline is reached (never "closes in closing…").
       const lead = el.dataset.lead ? el.dataset.lead + " in " : "";
+      const clock = el.dataset.reserve !== undefined;
       function tick() {
+        if (clock) {
+          el.textContent = turnClock(end, parseFloat(el.dataset.reserve) || 0, parseFloat(el.dataset.step) || 0,
+            el.dataset.inReserve === "1", Date.now());
+          if (el.isConnected) setTimeout(tick, 1000);
+          return;
+        }
         const left = paused ? parseFloat(el.dataset.seconds) : (end - Date.now()) / 1000;
         const text = fmt(left);
         el.textContent = (left > 0 ? lead + text : text) + (paused ? " (paused)" : "");
@@ -82,13 +124,15 @@
       form.addEventListener("submit", function (ev) { if (!window.confirm(form.dataset.confirm)) ev.preventDefault(); });
     });
   }
-  document.addEventListener("DOMContentLoaded", function () { start(document); });
+  document.addEventListener("DOMContentLoaded", function () { start(document); zoneDetected(); });
   document.addEventListener("htmx:afterSwap", function (ev) { start(document); });
 })();
 
 // "(2) genius": how many things await the player, in front of whatever the page's title is (a live page may
 // change its title, "● Your turn · genius"; the count stays in front of it). The home page knows the count;
-// every other page asks the API once, so no cached page body ever holds one player's count.
+// every other page asks the API, so no cached page body ever holds one player's count. A page left open
+// asks again every minute and when it comes back into view: what awaits may come from another game, which
+// this page's polls never bring, and a tab's title is read most when the tab is in the background.
 (function () {
   const body = document.body;
   if (!body || !body.dataset.awaitingUrl) return;
@@ -122,6 +166,92 @@
   // A poll with nothing new swaps nothing and asks nothing.
   document.addEventListener("htmx:afterSwap", function (ev) {
     if (ev.target && ev.target.id === "live" && !document.querySelector("[data-awaiting-count]")) ask();
+  });
+  setInterval(ask, 60000);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) ask(); });
+})();
+
+// "● Your turn · genius": a live page's #live says whose move it is for this player (data-your: "turn",
+// "decision", or empty). The title says so while it is theirs (after the count above, which stays in front),
+// and when it becomes theirs a short beep and a browser notification follow, where the player asked for them
+// with the page's checkbox (platform/turn_alerts.html). That choice is kept in this browser (localStorage):
+// the permission and the speaker it needs are the browser's, and a player may want it on one device only.
+(function () {
+  const KEY = "genius:turn-alerts";
+  let bare = null, was = null, audio = null;
+  function wanted() {
+    try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
+  }
+  function beep() {
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      audio = audio || new Context();
+      if (audio.state === "suspended") audio.resume();
+      const tone = audio.createOscillator(), gain = audio.createGain(), t = audio.currentTime;
+      tone.frequency.value = 880;
+      gain.gain.setValueAtTime(0.2, t);
+      gain.gain.exponentialRampToValueAtTime(0.001, t + 0.25);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(t);
+      tone.stop(t + 0.25);
+    } catch (e) {}
+  }
+  function notify(your) {
+    if (!("Notification" in window) || Notification.permission !== "granted") return;
+    const name = (document.querySelector("main h1") || {}).firstChild;
+    try {
+      new Notification("Your " + your, { body: name ? name.textContent.trim() : "", tag: "genius-turn-" + location.pathname });
+    } catch (e) {} // a phone's browser shows notifications from a service worker only: the title and sound stay
+  }
+  function follow() {
+    const live = document.getElementById("live");
+    if (!live || live.dataset.your === undefined) return;
+    const your = live.dataset.your;
+    if (bare === null) bare = document.title.replace(/^\(\d+\) /, "");
+    const count = (document.title.match(/^\(\d+\) /) || [""])[0];
+    const want = count + (your ? "● Your " + your + " · genius" : bare);
+    if (document.title !== want) document.title = want;
+    if (your && was === "" && wanted()) {
+      beep();
+      notify(your);
+    }
+    was = your;
+  }
+  function note(text) {
+    const box = document.getElementById("turn-alerts-note");
+    if (box) box.textContent = text;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    follow();
+    const box = document.getElementById("turn-alerts");
+    if (!box) return;
+    box.checked = wanted();
+    box.addEventListener("change", function () {
+      try { localStorage.setItem(KEY, box.checked ? "on" : "off"); } catch (e) {}
+      if (!box.checked) return note("");
+      beep(); // what it will sound like; the click also lets the page play sound later
+      if (!("Notification" in window)) return note("This browser shows no notifications: the sound will play.");
+      const told = function (permission) {
+        note(permission === "denied" ? "Notifications are blocked for this site in your browser: the sound will play." : "");
+      };
+      if (Notification.permission === "default") {
+        const asked = Notification.requestPermission(told);
+        if (asked && asked.then) asked.then(told);
+      } else told(Notification.permission);
+    });
+  });
+  // A browser plays sound only after the page was used: the first click or key on it readies the beep.
+  function ready() {
+    if (wanted() && !audio) {
+      const Context = window.AudioContext || window.webkitAudioContext;
+      try { if (Context) audio = new Context(); } catch (e) {}
+    }
+  }
+  document.addEventListener("pointerdown", ready, { once: true });
+  document.addEventListener("keydown", ready, { once: true });
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    if (ev.target && ev.target.id === "live") follow();
   });
 })();
 
@@ -181,14 +311,20 @@
   let tried = "";
   function follow() {
     const live = document.getElementById("live"), form = section();
-    if (!live || !form || form.dataset.following || !live.dataset.formKey) return;
+    if (!live || !form || !live.dataset.formKey) return;
     if (live.dataset.formKey === form.dataset.formKey) return;
     const pair = live.dataset.formKey + "|" + form.dataset.formKey;
     if (pair === tried) return; // asked once already: never a loop of requests
-    tried = pair;
     const was = parts(form.dataset.formKey), now = parts(live.dataset.formKey);
     // Another round, or this one resolved with none after it: the form's round closed.
     const closed = was.round !== now.round || (now.status !== "open" && now.status !== "closed") ? was.round : "";
+    if (form.dataset.following) {
+      // Kept at its deadline, before the round resolved: now that its close is known, offer what is open
+      // (a form being fetched is left to its request).
+      if (closed && form.querySelector(".round-kept")) keep(form, closed);
+      return;
+    }
+    tried = pair;
     if (!form.dataset.dirty) return load(closed);
     if (closed) return keep(form, closed);
     form.dataset.formKey = live.dataset.formKey; // paused or resumed: what they typed stays as it is

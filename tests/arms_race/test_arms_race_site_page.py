@@ -37,7 +37,9 @@ def test_the_attacker_sees_the_attack_form_and_the_others_only_the_table(game, t
     attacker = state_of(game).attacker
     for seat, user in enumerate(trio):
         html = client_for(user).get(reverse("game", args=[game.id])).content.decode()
-        assert "The table" in html and "Waiting for" in html
+        assert "The table" in html
+        # The attacker is asked ("Your decision"), never told they are waited for (issue 20.3).
+        assert ("Waiting for" in html) == (seat != attacker) != ("Your decision" in html)
         assert ('name="claim"' in html) == (seat == attacker)
     assert 'name="claim"' not in Client().get(reverse("game", args=[game.id])).content.decode()
 

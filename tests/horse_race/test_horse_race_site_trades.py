@@ -56,7 +56,11 @@ def test_the_page_buttons_offer_accept_and_buy(race, nine, season):
     url = reverse("game", args=[race.id])
     page = pages["ann"].get(url).content.decode()
     assert 'value="offer_trade"' in page and 'data-confirm="Spend 2 garnets on a card?"' in page
-    pages["ann"].post(url, {"op": "offer_trade", "op_give": "A", "op_want": "B", "op_to": "ben"})
+    offered = pages["ann"].post(
+        url, {"op": "offer_trade", "op_give": "A", "op_want": "B", "op_to": "ben"}, follow=True
+    )
+    # The confirmation names the other player as the inbox does, never by the rules' "{seat:1}".
+    assert '<li class="success">You offered ben your A card for their B.</li>' in offered.content.decode()
     offer = TradeOffer.objects.get()
     page = pages["ben"].get(url).content.decode()
     assert "ann gives A to ben for B" in page

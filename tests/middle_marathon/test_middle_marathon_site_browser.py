@@ -37,6 +37,6 @@ def test_both_players_move_and_choose_in_two_browsers(season, hank, alice, bob, 
 
     blue.wait_for_selector("text=Red chooses Gravity (red) for Swap (red)", timeout=10000)
     assert blue.locator("#my-hand").inner_text() == "Your hand: 0 1 3 4"
-    assert blue.locator(".mm-waiting").inner_text() == "Turn 3: alice (Blue) to play a movement card."
+    assert blue.locator(".mm-waiting").inner_text() == "Turn 3: your turn (Blue): play a movement card."
     assert blue.locator("[data-space='5'] [data-piece='SR']").count() == 1
     assert red.locator("#my-hand").inner_text() == "Your hand: 1 2 3 4"

@@ -1,6 +1,7 @@
-"""Every page type, as each kind of viewer, through axe-core (the check `page_as` runs on every page visited):
-home, each game type as a player (on a 390 px phone) and as a spectator, pair chats, the ledger, the season,
-the rules, login, the account pages and the hosts' admin console. A serious or critical fault fails."""
+"""Every page type, as each kind of viewer, on a desktop (1280 px) and a 390 px phone, through axe-core (the
+check `page_as` runs on every page visited): home, each game type as a player and as a spectator, pair
+chats, the ledger, the season, the rules, login, the site's 404 page, the account pages and the hosts'
+admin console. A serious or critical fault fails."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from games.platform.models import Game, Season
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_every_page_type_has_no_serious_accessibility_fault(page_as, live_server):
+def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_phone(page_as, live_server):
     for toy in ("tally", "tally_duel"):  # the tests' own types are not the site's
         registry.unregister(toy)
     call_command("load_demo", stdout=StringIO())  # a season with a running game of every type
@@ -26,51 +27,43 @@ def test_every_page_type_has_no_serious_accessibility_fault(page_as, live_server
     games = {g.game_type: g for g in Game.objects.all()}
     assert set(games) == {"horse_race", "cards_table", "middle_marathon", "arms_race"}
     url = live_server.url
+    pages = {
+        "player1": [
+            reverse("home"),
+            *(reverse("game", args=[g.id]) for g in games.values()),
+            reverse("chat-list", args=[games["horse_race"].id]),
+            reverse("chat", args=[games["horse_race"].id, 0, 1]),
+            reverse("my-ledger", args=[season.id]),
+            reverse("season", args=[season.id]),
+            reverse("profile"),
+            reverse("notification-settings"),
+        ],
+        "spectator": [reverse("home"), *(reverse("game", args=[g.id]) for g in games.values())],
+        None: [
+            reverse("home"),
+            reverse("login"),
+            reverse("season", args=[season.id]),
+            reverse("rules-index"),
+            *(reverse("rules", args=[slug]) for slug in games),
+            reverse("game", args=[games["arms_race"].id]),
+            "/no-such-page/",  # the site's own 404 page
+        ],
+        "host": [
+            reverse("admin:index"),
+            reverse("admin:platform_game_changelist"),
+            *(reverse("admin:platform_game_change", args=[g.id]) for g in games.values()),
+            reverse("admin:platform_season_change", args=[season.id]),
+        ],
+    }
 
     visited = set()
-
-    def visit(page, *paths):
-        for path in paths:
-            response = page.goto(url + path)
-            assert response.status == 200, path
-            visited.add((who[id(page)], url + path))
-
-    who = {}
-    player = page_as(users["player1"], width=390)
-    who[id(player)] = "player1"
-    visit(
-        player,
-        reverse("home"),
-        *(reverse("game", args=[g.id]) for g in games.values()),
-        reverse("chat-list", args=[games["horse_race"].id]),
-        reverse("chat", args=[games["horse_race"].id, 0, 1]),
-        reverse("my-ledger", args=[season.id]),
-        reverse("season", args=[season.id]),
-        reverse("profile"),
-        reverse("notification-settings"),
-    )
-    spectator = page_as(users["spectator"], width=1280)
-    who[id(spectator)] = "spectator"
-    visit(spectator, *(reverse("game", args=[g.id]) for g in games.values()))
-    visitor = page_as(None, width=1280)
-    who[id(visitor)] = "a visitor"
-    visit(
-        visitor,
-        reverse("home"),
-        reverse("login"),
-        reverse("season", args=[season.id]),
-        reverse("rules-index"),
-        *(reverse("rules", args=[slug]) for slug in games),
-        reverse("game", args=[games["arms_race"].id]),
-    )
-    host = page_as(users["host"], width=1280)
-    who[id(host)] = "host"
-    visit(
-        host,
-        reverse("admin:index"),
-        reverse("admin:platform_game_changelist"),
-        *(reverse("admin:platform_game_change", args=[g.id]) for g in games.values()),
-        reverse("admin:platform_season_change", args=[season.id]),
-    )
-    host.reload()  # the last page's check is under way: a move waits for it
-    assert page_as.axe.checked == visited  # every page was checked, once per viewer
+    for width in (1280, 390):
+        for username, paths in pages.items():
+            page = page_as(users[username] if username else None, width=width)
+            who = f"{username or 'a visitor'} at {width} px"
+            for path in paths:
+                response = page.goto(url + path)
+                assert response.status == (404 if path == "/no-such-page/" else 200), path
+                visited.add((who, url + path))
+            page.reload()  # the last page's check is under way: a move waits for it
+    assert page_as.axe.checked == visited  # every page was checked, once per viewer and width

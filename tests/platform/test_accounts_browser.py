@@ -40,7 +40,7 @@ def shoot(page, name: str) -> None:
 
 def test_a_newcomer_joins_the_season_from_the_invitation(season, hank, page_as, live_server):
     invitation = invitation_create(season=season, actor=hank, max_uses=5)
-    page = page_as(None, width=390)
+    page = page_as(None, width=390, zone="America/Lima")
     page.goto(live_server.url + reverse("join", args=[invitation.token]))
     assert "You are invited to play in Season 1" in page.inner_text("main")
     shoot(page, "join")
@@ -55,6 +55,14 @@ def test_a_newcomer_joins_the_season_from_the_invitation(season, hank, page_as, 
     assert "newcomer" in page.inner_text("table.standings")
     user = get_user_model().objects.get(username="newcomer")
     assert SeasonPlayer.objects.filter(season=season, user=user).exists()
+    # Their browser's zone is theirs from the first page on (emails included), until they pick another.
+    for _ in range(50):  # the page's script sends it as the page loads
+        if Profile.objects.get(user=user).time_zone:
+            break
+        page.wait_for_timeout(100)
+    assert Profile.objects.get(user=user).time_zone == "America/Lima"
+    page.reload()
+    assert page.get_attribute("body", "data-zone") == "America/Lima"
 
 
 def test_logging_in_with_discord_and_connecting_it_to_an_existing_account(

@@ -65,3 +65,17 @@ def test_the_home_page_lists_what_awaits_the_soonest_first_and_every_title_count
     spectator = page_as(None, width=width)
     spectator.goto(live_server.url + reverse("game", args=[tally.id]))
     assert spectator.title() == "Tally · genius"
+
+
+def test_a_page_left_open_counts_what_awaits_in_other_games_too(
+    season, hank, alice, bob, tally, page_as, live_server
+):
+    """The title matters most in a background tab: news from another game (which this page's polls never
+    bring) reaches its count within a minute."""
+    page = page_as(alice, width=390)
+    page.clock.install()
+    page.goto(live_server.url + reverse("game", args=[tally.id]))
+    expect(page).to_have_title("(1) Tally · genius")
+    duel_of(season, hank, alice, bob, "Duel at noon")  # alice's turn, in a game this page does not show
+    page.clock.fast_forward("01:01")
+    expect(page).to_have_title("(2) Tally · genius")

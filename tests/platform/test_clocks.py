@@ -107,3 +107,52 @@ def test_remaining_time_survives_a_restart_because_it_is_stored(duel):
     with at(30):
         fresh = TurnClock.objects.get(game=duel)  # as a new process would read it
         assert seconds_left(fresh) == 30
+
+
+def poll(game, version, user=None):
+    """The live part's poll as a page sends it, with the version the page shows."""
+    from django.test import Client
+    from django.urls import reverse
+
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client.get(reverse("game-feed", args=[game.id]), {"v": version})
+
+
+def test_a_reserve_step_drawn_by_the_sweep_moves_what_every_poll_sees(duel, bob):
+    # Issue 20.2: a drawn step changed nothing a poll compared, so the opponent's and the spectators' pages
+    # answered "nothing new" and kept the old reserve and "closing…" until the game ended.
+    version = Game.objects.get(pk=duel.pk).version
+    with at(61):
+        assert poll(duel, version).status_code == 204
+        assert sweep()["clocks"] == 1
+        for viewer in (None, bob):
+            answer = poll(duel, version, viewer)
+            assert answer.status_code == 200
+            # The page's clock reads the stored clock: the new deadline, the reserve left, drawing.
+            clock_tag = answer.content.decode().split('class="countdown turn-countdown"')[1].split(">")[0]
+            assert f'data-until="{(T0 + timedelta(seconds=90)).isoformat()}"' in clock_tag
+            assert 'data-reserve="30"' in clock_tag and 'data-step="30"' in clock_tag
+            assert "data-in-reserve" in clock_tag
+    assert Game.objects.get(pk=duel.pk).version == version + 1
+
+
+def test_a_late_move_draws_its_steps_and_moves_the_version_with_the_move(duel, alice):
+    version = Game.objects.get(pk=duel.pk).version
+    with at(70):
+        action_apply(seat=seat_of(duel, alice), payload={"say": 1})
+    assert Seat.objects.get(game=duel, number=0).reserve_seconds == 30
+    assert Game.objects.get(pk=duel.pk).version > version
+    assert poll(duel, version).status_code == 200
+
+
+def test_pause_and_resume_each_move_the_version(duel, hank):
+    version = Game.objects.get(pk=duel.pk).version
+    with at(15):
+        game_services.game_pause(game=duel, actor=hank)
+    paused = Game.objects.get(pk=duel.pk).version
+    assert paused > version
+    with at(20):
+        game_services.game_resume(game=duel, actor=hank)
+    assert Game.objects.get(pk=duel.pk).version > paused

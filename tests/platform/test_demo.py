@@ -72,3 +72,13 @@ def test_the_demo_home_page_lists_its_logins_only_with_debug_on(settings):
     assert "<code>host</code>, password <code>host-demo-pass</code>" in page
     settings.DEBUG = False
     assert "player1-pass" not in Client().get("/").content.decode()
+
+
+def test_the_emails_of_make_run_link_to_the_port_it_serves_unless_the_site_url_is_set():
+    options = {"host": "127.0.0.1", "port": "8001"}
+    env = ServeAll().environment(options, base={})
+    assert env["GENIUS_SITE_URL"] == "http://127.0.0.1:8001" and env["GENIUS_EMAIL_DIR"].endswith("outbox")
+    env = ServeAll().environment(
+        options, base={"GENIUS_SITE_URL": "https://genius.example", "DJANGO_EMAIL_HOST": "m"}
+    )
+    assert env["GENIUS_SITE_URL"] == "https://genius.example" and "GENIUS_EMAIL_DIR" not in env

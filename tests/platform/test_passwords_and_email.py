@@ -32,6 +32,8 @@ def test_a_forgotten_password_is_reset_from_the_emailed_link_and_old_tokens_die(
     asked = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert asked.status_code == 302
     link = reset_link()
+    body = mail.outbox[0].body
+    assert body.startswith("Hello from genius!") and "Thank you for using genius!" in body
     form = client.get(link, follow=True)
     assert form.status_code == 200 and 'name="password1"' in form.content.decode()
     done = client.post(form.redirect_chain[-1][0], {"password1": NEW, "password2": NEW})

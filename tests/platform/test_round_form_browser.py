@@ -91,3 +91,9 @@ def test_at_the_deadline_a_form_the_player_typed_into_stays_marked_not_saved(
     assert "What you typed below was not saved" in kept.inner_text()
     assert page.locator("input[name=number]").is_visible() and page.input_value("input[name=number]") == "5"
     assert page.locator("button[name=save]").is_disabled()
+
+    # The resolution comes after the deadline: the page learns it at its next poll and offers what is open.
+    round_resolve(round_id=tally.rounds.get(number=0).id)
+    page.get_by_role("button", name="Clear it and show what is open now").click()
+    page.locator("#round-form h2", has_text="Round 1: your submission").wait_for(timeout=10000)
+    assert page.locator("button[name=save]").is_enabled()

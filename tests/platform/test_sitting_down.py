@@ -379,7 +379,9 @@ def test_the_page_says_who_is_here_and_the_button_sits_a_player_down(duel, alice
     client.force_login(bob)
     live = client.post(reverse("game", args=[duel.id]), {"here": "1"}, HTTP_HX_REQUEST="true")
     body = live.content.decode()
-    assert live.status_code == 200 and body.strip().startswith('<div id="live"')  # htmx: the live part in place
+    assert live.status_code == 200 and body.strip().startswith(
+        '<div id="live"'
+    )  # htmx: the live part in place
     assert "Sitting down" not in body and "to play" in body
 
 

@@ -95,15 +95,16 @@ def test_a_time_in_an_announcement_reads_in_each_viewers_zone_with_the_zone_name
     assert feed_texts(tally, alice)[-1].endswith(f"by {tokyo}.")
     assert feed_texts(tally, bob)[-1].endswith(f"by {local_text(deadline, ZoneInfo('UTC'))}.")
 
-    # On the page the time is the UTC instant (the body is cached for everyone), which the page's script
-    # writes in the zone the header names.
-    page = page_of(tally, logged_in(alice))
-    instant = re.escape(deadline.astimezone(UTC).isoformat())
-    time = rf'<time class="local" datetime="{instant}">[^<]+ \(UTC\)</time>'
-    assert re.search(
-        rf"Elimination Candidate and picks a Death Match opponent within 24 hours, by {time}\.", page
-    )
-    assert 'data-zone="Asia/Tokyo"' in page
+    # On the page the time holds the UTC instant, which the page's script writes in the zone the header
+    # names; its text is already in that zone (the cached body's is filled in as it is served).
+    for _ in range(2):  # rendered, then from the page cache
+        page = page_of(tally, logged_in(alice))
+        instant = re.escape(deadline.astimezone(UTC).isoformat())
+        time = rf'<time class="local" datetime="{instant}">{re.escape(tokyo)}</time>'
+        assert re.search(
+            rf"Elimination Candidate and picks a Death Match opponent within 24 hours, by {time}\.", page
+        )
+        assert 'data-zone="Asia/Tokyo"' in page
 
 
 def test_a_webhook_names_people_as_they_are_called_and_its_times_in_utc_named(tally, alice):

@@ -1,5 +1,5 @@
 """Through a real browser, on a desktop and a 390 px phone: a pair chat message shows as unread to its reader,
-on the game page they have open, and clears when they read it."""
+on the game page they have open, on the chat list and in "awaiting you", and clears when they read it."""
 
 from __future__ import annotations
 
@@ -41,7 +41,14 @@ def test_an_unread_count_appears_for_the_reader_and_clears_when_read(
     expect(ben.locator(".chats li")).to_contain_text("With alice 1 unread")
     if SHOTS:
         ben.screenshot(path=f"{SHOTS}/unread-list-{width}.png", full_page=True)
-    ben.get_by_role("link", name="With alice").click()
+    # "Awaiting you" says it too, and takes him to that chat.
+    ben.goto(live_server.url + reverse("home"))
+    line = ben.locator(".awaiting-list li", has_text="1 unread message from alice")
+    expect(line).to_have_count(1)
+    box = line.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    line.get_by_role("link", name="Tally").click()
+    ben.wait_for_url(f"**/games/{tally.id}/chats/0-1/")
     expect(ben.locator("#chat-messages")).to_contain_text("Meet me at the C card?")
 
     ben.goto(game_url)

@@ -29,6 +29,7 @@ from ..models import (
     Submission,
     Webhook,
 )
+from ..people import label
 from ..services import games as game_services
 from ..services import rounds
 from ..services.audit import audit
@@ -145,6 +146,10 @@ class SeatInline(admin.TabularInline):
     fields = ("number", "user", "reserve_seconds")
     readonly_fields = ("number", "reserve_seconds")
     can_delete = False
+
+    def get_queryset(self, request):
+        # Each row's title names its player as "Ali the Bold (alice)" (Seat.__str__): one query for all.
+        return super().get_queryset(request).select_related("user__profile")
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -423,7 +428,7 @@ class ReadOnlyHostScoped(HostScoped):
 class SubmissionAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
     game_path = "round__game"
     list_display = ("__str__", "round", "final", "created_at")
-    list_select_related = ("round__game", "seat__user")
+    list_select_related = ("round__game", "seat__user__profile")
     list_filter = ("final",)
     readonly_fields = ("round", "seat", "payload", "final", "created_at")
 
@@ -453,7 +458,7 @@ class ToldTexts:
 class EventAdmin(ToldTexts, ReadOnlyHostScoped, admin.ModelAdmin):
     list_display = ("game", "round_number", "kind", "category", "seat", "says")
     readonly_fields = ("says",)
-    list_select_related = ("game", "seat__user")
+    list_select_related = ("game", "seat__user__profile")
     list_filter = ("kind", "category")
     search_fields = ("text",)
 
@@ -464,8 +469,14 @@ class EventAdmin(ToldTexts, ReadOnlyHostScoped, admin.ModelAdmin):
 
 @admin.register(AuditLog)
 class AuditLogAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
-    list_display = ("created_at", "actor", "action", "game")
+    # The details name accounts by username (what finds them here, whatever they go by later).
+    list_display = ("created_at", "by", "action", "game")
+    list_select_related = ("actor__profile", "game")
     list_filter = ("action",)
+
+    @admin.display(description="actor")
+    def by(self, obj):
+        return label(obj.actor) if obj.actor_id else ""
 
     def get_queryset(self, request):
         qs = admin.ModelAdmin.get_queryset(self, request)
@@ -634,8 +645,13 @@ class LedgerEntryAdmin(ToldTexts, LedgerScoped, admin.ModelAdmin):
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
-    list_display = ("game", "low_seat", "high_seat", "author", "created_at", "text")
+    list_display = ("game", "low_seat", "high_seat", "written_by", "created_at", "text")
+    list_select_related = ("game", "low_seat__user__profile", "high_seat__user__profile", "author__profile")
     search_fields = ("text",)
+
+    @admin.display(description="author")
+    def written_by(self, obj):
+        return label(obj.author)
 
 
 @admin.register(Webhook)

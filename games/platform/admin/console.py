@@ -20,7 +20,7 @@ from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
 from ..models import Event, Game, Round, TurnClock
 from ..observation import current_round, reading, seats_with_players
-from ..people import shown_name
+from ..people import label
 from ..registry import Viewer
 from ..services import games as game_services
 from ..services import rounds, sitting
@@ -98,12 +98,12 @@ def console(game: Game, hidden_link: str = "") -> dict:
             for seat in seats:
                 saved = latest.get(seat.number)
                 if saved is None:
-                    rows.append(SeatRow(seat.number + 1, shown_name(seat.user), "not submitted"))
+                    rows.append(SeatRow(seat.number + 1, label(seat.user), "not submitted"))
                     continue
                 rows.append(
                     SeatRow(
                         seat.number + 1,
-                        shown_name(seat.user),
+                        label(seat.user),
                         "final" if saved.final else "saved",
                         when(saved.created_at),
                         kind.describe_submission(game, saved.payload),
@@ -113,7 +113,7 @@ def console(game: Game, hidden_link: str = "") -> dict:
             # The players sit down: no clock runs yet; who is here, and what the match waits for.
             for seat in seats:
                 here = "here" if seat.here_at is not None else "not here yet"
-                rows.append(SeatRow(seat.number + 1, shown_name(seat.user), here))
+                rows.append(SeatRow(seat.number + 1, label(seat.user), here))
             turn_words = sitting.waiting_words(game, seats, now)
         else:
             clock = TurnClock.objects.filter(game=game).first() if kind.flow == "turns" else None
@@ -123,8 +123,8 @@ def console(game: Game, hidden_link: str = "") -> dict:
                 if live:
                     status = f"to move ({clock.kind})" if clock.seat_id == seat.pk else "waiting"
                     if clock.seat_id == seat.pk:
-                        turn_words = _clock_words(shown_name(seat.user), clock, now)
-                rows.append(SeatRow(seat.number + 1, shown_name(seat.user), status))
+                        turn_words = _clock_words(label(seat.user), clock, now)
+                rows.append(SeatRow(seat.number + 1, label(seat.user), status))
         verdicts = kind.verdicts(game) if game.status == Game.Status.RUNNING else []
     missing = [r.player for r in rows if r.status == "not submitted"]
     counts = {s: sum(r.status == s for r in rows) for s in ("final", "saved", "not submitted")}
@@ -252,9 +252,9 @@ def remind(request, game: Game) -> str:
     reminded = reminder_send_now(game=game, actor=request.user)
     if not reminded.missing:
         return f"Nobody to remind: every player has submitted to Round {reminded.round.number}."
-    words = f"Reminder sent to {', '.join(reminded.emailed) or 'nobody'}"
+    words = f"Reminder sent to {', '.join(map(label, reminded.emailed)) or 'nobody'}"
     if reminded.unwilling:
-        words += f" ({', '.join(reminded.unwilling)} turned reminders off)"
+        words += f" ({', '.join(map(label, reminded.unwilling))} turned reminders off)"
     return words + "."
 
 

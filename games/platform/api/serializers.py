@@ -110,7 +110,8 @@ class DetailOut(serializers.Serializer):
 
 class ChatMessageOut(serializers.Serializer):
     id = serializers.CharField(help_text="The message's ref: a random name, the chat's cursor (`after`)")
-    author = serializers.CharField()
+    author = serializers.CharField(help_text="The name the writer goes by (their display name)")
+    author_username = serializers.CharField()
     text = serializers.CharField()
     at = serializers.CharField()
 
@@ -128,8 +129,10 @@ class PickIn(serializers.Serializer):
 
 
 class PickOut(serializers.Serializer):
-    candidate = serializers.CharField()
-    opponent = serializers.CharField(allow_null=True)
+    candidate = serializers.CharField(help_text="The candidate's username")
+    candidate_name = serializers.CharField(help_text="The name the candidate goes by")
+    opponent = serializers.CharField(allow_null=True, help_text="The opponent's username")
+    opponent_name = serializers.CharField(allow_null=True)
     deadline = serializers.CharField()
     status = serializers.CharField()
     death_match = serializers.IntegerField(allow_null=True)

@@ -28,6 +28,7 @@ from ..observation import (
     visible_events,
     visible_games,
 )
+from ..people import shown_name
 from ..services import games as game_services
 from ..services import live, rounds, sitting
 from ..services import season as season_services
@@ -380,8 +381,15 @@ class AwaitingApi(APIView):
 
 
 def chat_rows(messages):
+    # `author`: the name the writer goes by, as the chat page shows it; `author_username` for a bot.
     return [
-        {"id": m.ref, "author": m.author.username, "text": m.text, "at": m.created_at.isoformat()}
+        {
+            "id": m.ref,
+            "author": shown_name(m.author),
+            "author_username": m.author.username,
+            "text": m.text,
+            "at": m.created_at.isoformat(),
+        }
         for m in messages
     ]
 
@@ -441,9 +449,12 @@ def user_named(username: str, field: str):
 
 
 def pick_out(pick) -> dict:
+    # Usernames, as `opponent` is posted; the names they go by beside them.
     return {
         "candidate": pick.candidate.username,
+        "candidate_name": shown_name(pick.candidate),
         "opponent": pick.opponent.username if pick.opponent else None,
+        "opponent_name": shown_name(pick.opponent) if pick.opponent else None,
         "deadline": pick.deadline.isoformat(),
         "status": pick.status,
         "death_match": pick.death_match_id,
@@ -455,7 +466,8 @@ class PickApi(APIView):
 
     def pick_for(self, request, game_id):
         game, viewer = game_for(request, game_id)
-        return get_object_or_404(DeathMatchPick, main_match=game), viewer
+        picks = DeathMatchPick.objects.select_related("candidate__profile", "opponent__profile")
+        return get_object_or_404(picks, main_match=game), viewer
 
     @extend_schema(responses=s.PickOut, summary="Where the Elimination Candidate's pick stands")
     def get(self, request, game_id: int):

@@ -9,15 +9,18 @@ from django.utils import timezone
 
 from .. import enqueue, registry
 from ..models import Game, Seat, TurnClock
+from .events import bump_version
 from .locks import one_game_at_a_time
 from .outcomes import outcome_apply
 
 
-def clock_sync(*, game: Game, now=None) -> TurnClock:
+def clock_sync(*, game: Game, now=None, bump: bool = False) -> TurnClock:
     """Point the clock at the game type's pending move, keeping the time already given for the same one.
 
     A new decision gets its own allowance; the same seat's next interaction in one turn adds its seconds to
     what is left; a seat that comes back after another's decision gets back the time it had banked.
+    `bump`: move the game's version when the clock moves, for a caller whose own change did not (a private
+    operation): whom the game waits on, and until when, every viewer's poll must bring.
     """
     now = now or timezone.now()
     clock, _ = TurnClock.objects.select_for_update().get_or_create(game=game)
@@ -27,6 +30,8 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
         clock.remaining_when_paused = None
         clock.generation += 1
         clock.save()
+        if bump:
+            bump_version(game)
         return clock
     seat = Seat.objects.get(game=game, number=pending.seat_number)
     if (clock.kind, clock.seat_id, clock.turn_key) == (pending.kind, seat.pk, pending.turn_key):
@@ -59,6 +64,8 @@ def clock_sync(*, game: Game, now=None) -> TurnClock:
         clock.deadline = None
     clock.generation += 1
     clock.save()
+    if bump:
+        bump_version(game)
     return clock
 
 
@@ -120,6 +127,10 @@ def clock_settle(*, game: Game, now) -> TimedOut | None:
         Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds)
         clock.save(update_fields=["deadline", "increments_used"])
     if clock.deadline > now:
+        if drawn_total:
+            # Every viewer's poll must bring the drawn step (the reserve shown, the new deadline): the draw
+            # is the clock moving, as public as a move. A time-out moves the version by its outcome.
+            bump_version(game)
         return None
     ran_out = TimedOut(seat=seat, at=clock.deadline)
     outcome = game_type.on_clock_expired(game, seat.number)

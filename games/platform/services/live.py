@@ -106,10 +106,11 @@ def _operation(
     if told is not None and viewer.seat is not None:
         told.extend(e.text for e in outcome.events if isinstance(e, Reveal) and e.seat == viewer.seat.number)
     current = game.rounds.filter(status="open").order_by("-number").values_list("number", flat=True).first()
-    outcome_apply(
+    public = outcome_apply(
         game=game, outcome=outcome, round_number=current, now=now, actor=viewer.user, operation=True
     )
     if turns:
-        # An operation may settle what a live match was waiting for: move its clock on too.
-        clock_sync(game=game, now=now)
+        # An operation may settle what a live match was waiting for: move its clock on too. A clock that
+        # moved is public even when the operation was not (every viewer's poll shows whom it waits on).
+        clock_sync(game=game, now=now, bump=not public)
     return game, None

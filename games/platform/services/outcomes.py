@@ -22,15 +22,11 @@ def outcome_apply(
     """
     before, game.state = game.state, outcome.state
     game.save(update_fields=["state"])
-    events_write(
-        game=game,
-        events=outcome.events,
-        round_number=round_number,
-        actor=actor,
-        public=not (operation and _private(game, outcome, before)),
-    )
+    public = not (operation and _private(game, outcome, before))
+    events_write(game=game, events=outcome.events, round_number=round_number, actor=actor, public=public)
     if outcome.finished:
         game_finish(game=game, now=now)
+    return public
 
 
 def _private(game: Game, outcome, before: dict) -> bool:

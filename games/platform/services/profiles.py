@@ -1,5 +1,8 @@
 """A person's profile: their display name and time zone, and whether pair chat messages email them.
 
+A zone nobody chose yet is the browser's, once the page's script has sent it (`zone_detect`): a choice
+made on the account page is never overwritten by it.
+
 A display name is on the game pages of every game its owner plays or hosts, and those bodies are kept in
 the page cache per game version: changing the name moves those games' versions, so no page keeps the old
 one.
@@ -61,3 +64,14 @@ def profile_save(
         for game in Game.objects.filter(Q(seats__user=user) | Q(hosts=user)).distinct().only("pk"):
             bump_version(game)
     return profile
+
+
+def zone_detect(*, user, time_zone: str) -> bool:
+    """The zone the user's browser reports becomes theirs, if they have none yet; whether it did."""
+    if not time_zone or zone_named(time_zone).key != time_zone:
+        raise RulesError("That is not a time zone this site knows.", field="time_zone")
+    # One UPDATE, so a choice saved meanwhile on the account page (or by another tab) always wins.
+    taken = Profile.objects.filter(user=user, time_zone="").update(time_zone=time_zone) > 0
+    if taken:
+        forget_prefs(user.pk)
+    return taken

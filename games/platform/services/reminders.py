@@ -19,12 +19,12 @@ class Reminded:
     """Who was missing from the round, who is emailed, and who switched reminders off."""
 
     round: Round
-    emailed: list[str]
-    unwilling: list[str]
+    emailed: list  # users (with their profiles: the console names them as they go by)
+    unwilling: list
 
     @property
-    def missing(self) -> list[str]:
-        return sorted(self.emailed + self.unwilling)
+    def missing(self) -> list:
+        return sorted(self.emailed + self.unwilling, key=lambda user: user.username)
 
 
 @transaction.atomic
@@ -37,14 +37,22 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
     if rnd is None:
         raise StateChanged("There is no open round: nobody has a submission to send.")
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    missing = list(game.seats.exclude(pk__in=submitted).select_related("user"))
+    missing = list(game.seats.exclude(pk__in=submitted).select_related("user__profile"))
     willing = {uid for uid, *_ in wanting([s.user_id for s in missing], "reminder")}
-    emailed = [s.user.username for s in missing if s.user_id in willing]
-    unwilling = [s.user.username for s in missing if s.user_id not in willing]
+    emailed = [s.user for s in missing if s.user_id in willing]
+    unwilling = [s.user for s in missing if s.user_id not in willing]
     if emailed:
         # Each press is its own reminder (sent once, even if the task runs twice), apart from the sweep's.
         pressed = AuditLog.objects.filter(game=game, action="remind", detail__round=rnd.number).count()
         key = f"reminder:{rnd.pk}:host:{pressed + 1}"
         enqueue.send_reminder(rnd.pk, [s.user_id for s in missing if s.user_id in willing], key)
-    audit(action="remind", actor=actor, game=game, round=rnd.number, emailed=emailed, unwilling=unwilling)
+    # The log names accounts by username: what finds them in the admin, whatever they go by later.
+    audit(
+        action="remind",
+        actor=actor,
+        game=game,
+        round=rnd.number,
+        emailed=[u.username for u in emailed],
+        unwilling=[u.username for u in unwilling],
+    )
     return Reminded(round=rnd, emailed=emailed, unwilling=unwilling)

@@ -88,11 +88,22 @@ def due_reminders(now) -> list[int]:
     )
 
 
+@transaction.atomic
 def reminder_claim(*, round_id: int, now) -> list[int]:
-    """Claim the round's one reminder (a conditional update) and list the users who have not submitted."""
-    if not Round.objects.filter(pk=round_id, reminder_sent_at__isnull=True).update(reminder_sent_at=now):
+    """Claim the round's one reminder and list the users who have not submitted.
+
+    A round whose row another transaction holds is passed by, like a due round: an update would wait for that
+    transaction (forever, for one left open), and the whole sweep with it. The next sweep claims it.
+    """
+    rnd = (
+        Round.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
+        .select_related("game")
+        .filter(pk=round_id, reminder_sent_at__isnull=True)
+        .first()
+    )
+    if rnd is None:
         return []
-    rnd = Round.objects.select_related("game").get(pk=round_id)
+    Round.objects.filter(pk=rnd.pk).update(reminder_sent_at=now)
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
     return list(rnd.game.seats.exclude(pk__in=submitted).values_list("user_id", flat=True))
 

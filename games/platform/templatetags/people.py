@@ -26,6 +26,15 @@ def when(value):
     return wording.time_html(value)
 
 
-@register.simple_tag
-def viewer_zone() -> str:
-    return zones.zone_name()
+@register.filter
+def local(value) -> str:
+    """The time as text in the active zone, named: "3 Nov 2026, 14:05 (Europe/Berlin)"."""
+    return zones.local_text(value)
+
+
+@register.simple_tag(takes_context=True)
+def chosen_zone(context) -> str:
+    """The logged-in viewer's zone for the page's script; "" while they have none (it sends the
+    browser's)."""
+    request = context.get("request")
+    return people.zone_chosen(getattr(request, "user", None))

@@ -85,10 +85,7 @@ class Command(BaseCommand):
             "deadlines": [*celery, "worker", *worker_of("deadlines")],
             "beat": [*celery, "beat", "--loglevel", "WARNING"],
         }
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        outbox = settings.VAR_DIR / "outbox"
-        if not os.environ.get("DJANGO_EMAIL_HOST"):
-            env.setdefault("GENIUS_EMAIL_DIR", str(outbox))
+        env = self.environment(options)
         procs = {
             name: subprocess.Popen(
                 cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
@@ -122,6 +119,16 @@ class Command(BaseCommand):
                     p.wait(timeout=10)
                 except subprocess.TimeoutExpired:
                     p.kill()
+
+    def environment(self, options, base=None) -> dict:
+        """The four processes' environment: emails to files unless an SMTP host is set, and the links in
+        them to the address this command serves (`make run PORT=8001` included) unless GENIUS_SITE_URL
+        says where players reach the site."""
+        env = {**(os.environ if base is None else base), "PYTHONUNBUFFERED": "1"}
+        if not env.get("DJANGO_EMAIL_HOST"):
+            env.setdefault("GENIUS_EMAIL_DIR", str(settings.VAR_DIR / "outbox"))
+        env.setdefault("GENIUS_SITE_URL", f"http://{options['host']}:{options['port']}")
+        return env
 
     def _relay(self, name: str, proc, lock, verbose: bool) -> None:
         quiet = Quiet()

@@ -13,7 +13,7 @@ def clocks_already_running(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('platform', '0012_chat_reads'),
+        ('platform', '0013_zone_from_browser'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
