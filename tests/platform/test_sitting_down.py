@@ -382,7 +382,7 @@ def test_the_page_says_who_is_here_and_the_button_sits_a_player_down(duel, alice
     assert live.status_code == 200 and body.strip().startswith(
         '<div id="live"'
     )  # htmx: the live part in place
-    assert "Sitting down" not in body and "to play" in body
+    assert "Sitting down" not in body and "Waiting for <strong>alice</strong>" in body
 
 
 def test_only_a_seated_player_says_they_are_here(duel, alice, charlie, make_user, season, hank, client):
