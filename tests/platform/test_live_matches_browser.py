@@ -1,7 +1,8 @@
 """A Middle Marathon and an Arms Race played from "I'm here" to the end (issue 20, "Done means"), each on a
 desktop (1280 px) and a phone (390 px) at once: the clocks wait until the last player sits down, then every
 screen shows the running clock, the turn marker ("Your turn" or whom the game waits for) and the tab's title
-("● Your turn · genius", or "● Your decision", for the player the game waits on only), after each move, by polling alone.
+("● Your turn · genius", or "● Your decision", for the player the game waits on only), after each move, by
+polling alone.
 
 GENIUS_SCREENSHOTS=<folder> keeps the sitting-down page at 1280 and 390 px (the README's pictures:
 docs/screenshots/sitting).
