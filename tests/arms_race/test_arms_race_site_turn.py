@@ -35,9 +35,7 @@ def test_at_a_break_every_viewer_is_told_everyone_who_decides(at_the_break, tabl
     assert turn_line(html) == "Your decision (wild card) Deciding at the same time: ana, cleo and 4 others."
     assert your(html) == "decision"
     # The table's own line does not tell a deciding player they are waited for.
-    assert text_of(html, r'class="ar-decision"[^>]*>(.*?)</p>') == (
-        "Deciding with you: ana, cleo, dev, eli, fay, gus, to buy or decline a wild card."
-    )
+    assert 'class="ar-decision"' not in html
 
     assert act(game, ana, {"type": "decline_wild"}).status_code == 200
     html = page(game, ana)
