@@ -166,3 +166,12 @@ def page_as(browser, live_server, monkeypatch):
 
 def seat_of(game, user):
     return game.seats.get(user=user)
+
+
+def in_view(page, selector: str) -> bool:
+    """The element is on the screen, where the player is looking (a browser test's page)."""
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                      return r.top >= -1 && r.bottom <= window.innerHeight + 1; }""",
+        selector,
+    )

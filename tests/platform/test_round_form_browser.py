@@ -14,16 +14,9 @@ from django.utils import timezone
 
 from games.platform.models import Round
 from games.platform.services.rounds import round_resolve
+from tests.conftest import in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def in_view(page, selector: str) -> bool:
-    return page.evaluate(
-        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
-                      return r.top >= -1 && r.bottom <= window.innerHeight + 1; }""",
-        selector,
-    )
 
 
 @pytest.mark.parametrize("width", [1280, 390])
