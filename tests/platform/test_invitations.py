@@ -168,6 +168,8 @@ def test_a_host_makes_an_invitation_in_the_admin_and_another_seasons_host_does_n
 ):
     client = Client()
     client.force_login(hank)
+    form = client.get(reverse("admin:platform_invitation_add")).content.decode()
+    assert f'<option value="{season.id}" selected>Season 1</option>' in form, "hank's one season is picked"
     added = client.post(
         reverse("admin:platform_invitation_add"),
         {"season": season.id, "hours": 72, "max_uses": "", "note": "Discord #general"},
@@ -177,7 +179,7 @@ def test_a_host_makes_an_invitation_in_the_admin_and_another_seasons_host_does_n
     assert invitation.created_by == hank and invitation.max_uses is None
     assert timedelta(hours=71) < invitation.expires_at - timezone.now() <= timedelta(hours=72)
     listing = client.get(reverse("admin:platform_invitation_changelist")).content.decode()
-    assert join_url(invitation) in listing
+    assert f">http://localhost:8000{join_url(invitation)}</a>" in listing, "the whole address, to send"
     other = make_user("olga", is_staff=True)
     Season.objects.create(name="Season 2").hosts.add(other)
     client.force_login(other)
