@@ -201,7 +201,8 @@
     if (!("Notification" in window) || Notification.permission !== "granted") return;
     const name = (document.querySelector("main h1") || {}).firstChild;
     try {
-      new Notification("Your " + your, { body: name ? name.textContent.trim() : "", tag: "genius-turn-" + location.pathname });
+      const shown = new Notification("Your " + your, { body: name ? name.textContent.trim() : "", tag: "genius-turn-" + location.pathname });
+      shown.onclick = function () { window.focus(); }; // a click on it brings the game's tab forward
     } catch (e) {} // a phone's browser shows notifications from a service worker only: the title and sound stay
   }
   function follow() {
