@@ -295,6 +295,8 @@
         (form.querySelector(".saved") ? "Your last save counted." : "You saved nothing for this round.");
       note.append(title, text);
       form.prepend(note);
+      // What became of the round before is no longer news: this round's close is.
+      form.querySelectorAll(".round-notice").forEach(function (x) { x.remove(); });
       form.querySelectorAll("[data-while-open]").forEach(function (x) { x.hidden = false; });
       form.querySelectorAll("[data-once-closed]").forEach(function (x) { x.hidden = true; });
       form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
