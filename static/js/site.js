@@ -201,7 +201,8 @@
     if (!("Notification" in window) || Notification.permission !== "granted") return;
     const name = (document.querySelector("main h1") || {}).firstChild;
     try {
-      new Notification("Your " + your, { body: name ? name.textContent.trim() : "", tag: "genius-turn-" + location.pathname });
+      const shown = new Notification("Your " + your, { body: name ? name.textContent.trim() : "", tag: "genius-turn-" + location.pathname });
+      shown.onclick = function () { window.focus(); }; // a click on it brings the game's tab forward
     } catch (e) {} // a phone's browser shows notifications from a service worker only: the title and sound stay
   }
   function follow() {
@@ -294,6 +295,8 @@
         (form.querySelector(".saved") ? "Your last save counted." : "You saved nothing for this round.");
       note.append(title, text);
       form.prepend(note);
+      // What became of the round before is no longer news: this round's close is.
+      form.querySelectorAll(".round-notice").forEach(function (x) { x.remove(); });
       form.querySelectorAll("[data-while-open]").forEach(function (x) { x.hidden = false; });
       form.querySelectorAll("[data-once-closed]").forEach(function (x) { x.hidden = true; });
       form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });
