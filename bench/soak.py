@@ -70,7 +70,9 @@ def soak(port: int, server_pid: int, cases: list, *, minutes: float, rate: float
         row = run_requests(port, mix, rate, SLICE_SECONDS)
         sent += row["requests"]
         errors += row["errors"]
-        slices.append({k: row.get(k) for k in ("requests", "errors", "p50_ms", "p99_ms")})
+        # The error sample says whether an error was the site's (a status) or the machine's (a timeout, the
+        # driver far behind on a machine shared with other work).
+        slices.append({k: row.get(k) for k in ("requests", "errors", "p50_ms", "p99_ms", "error_sample")})
         for pid in pids:
             mb = resident_mb(pid)
             if mb is not None:

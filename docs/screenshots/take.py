@@ -44,11 +44,20 @@ def main(base: str) -> None:
                 login(page, base, user)
             return page
 
+        # Something of each kind for "awaiting you": a message from player2, and a save not yet final.
+        other = page_for("player2", 1280)
+        ids = game_ids(other, base)
+        other.goto(f"{base}/games/{ids['horse_race']}/chats/0-1/")
+        other.fill("#id_text", "Your A for my C? I offered it on the game page.")
+        other.get_by_role("button", name="Send").click()
+        other.wait_for_load_state()
         desk = page_for("player1", 1280, 800)
+        desk.goto(f"{base}/games/{ids['horse_race']}/")
+        desk.locator("#round-form button[name=save]").click()
+        desk.wait_for_load_state()
         desk.goto(base + "/")
         desk.screenshot(path=HERE / "home.png")  # "awaiting you", on a desktop
         player = page_for("player1", 390, 844)  # a phone
-        ids = game_ids(player, base)
         player.goto(f"{base}/games/{ids['horse_race']}/")
         player.screenshot(path=HERE / "horse_race-phone.png")  # what a phone shows first
         visitor = page_for(None, 1280, 800)

@@ -84,7 +84,6 @@ def observe_table(view: dict, names: dict[int, str] | None = None) -> dict:
         decision["words"] = DECISION_WORDS[decision["kind"]]
         # A player who decides too is not told they are waited for: their own controls ask them.
         decision["mine"] = view.get("seat") in deciding
-        decision["other_names"] = [name(s) for s in decision["seats"] if s != view.get("seat")]
     view["wound_types"] = [{"weapon": w.title, "wound": w.wound} for w in WEAPONS]
     # "one wound from losing": a type they hold one short of the wounds that lose (none when one wound loses:
     # then everyone is, and saying so marks nobody).

@@ -5,7 +5,8 @@ type says only whether a seat owes the open round anything (`GameType.owed`: a d
 to the seats that do not decide). Besides what is owed, what is unread (services/unread.py): a round's
 results not seen on the game's page since it resolved, and each pair chat's messages to the player since
 they last opened it. A constant number of queries, however many games the player sits in, and nothing of
-any other seat: a round, a clock, a pick and a chat count are read for the player's own seats only.
+any other seat: a round, a pick and a chat count are read for the player's own seats only, and a turn clock
+for whom it waits on (public: the live page names them all, `GameType.deciding_seats`).
 """
 
 from __future__ import annotations
@@ -161,8 +162,14 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
     for seat in seats:
         if seat.game.clocks_started_at is None and seat.here_at is None:
             items.append(Awaiting(seat.game_id, seat.game.name, SIT_DOWN, seat.game.clocks_start_at))
-    for clock in TurnClock.objects.filter(game_id__in=by_game, seat__in=seats).exclude(deadline=None):
-        game = by_game[clock.game_id].game
+    for clock in TurnClock.objects.filter(game_id__in=by_game).exclude(deadline=None).exclude(seat=None):
+        seat = by_game[clock.game_id]
+        game = seat.game
+        # The clock names one seat; where several decide at once (Arms Race's break), each of them is asked.
+        if clock.seat_id != seat.pk and seat.number not in (
+            registry.get(game.game_type).deciding_seats(game) or ()
+        ):
+            continue
         need = YOUR_TURN if clock.kind in ("", "turn") else DECISION
         items.append(_timed(game, need, clock.deadline, clock.remaining_when_paused, None))
     picks = DeathMatchPick.objects.filter(candidate=user, status=DeathMatchPick.Status.OPEN)

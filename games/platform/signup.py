@@ -20,6 +20,7 @@ from django.contrib import messages
 from django.contrib.auth.signals import user_logged_in
 from django.contrib.sites.shortcuts import get_current_site
 from django.http import Http404
+from django.utils.functional import SimpleLazyObject
 
 from genius.proxy import client_ip
 
@@ -85,10 +86,12 @@ class LoginForm(AllauthLoginForm):
 
 
 def context(request) -> dict:
-    """For every page: whether the sign-up link and the Discord button show."""
+    """For every page: whether the sign-up link and the Discord button show; the invitation this visitor
+    opened (read only by a page that shows it: the sign-up form)."""
     return {
         "signup_open": settings.GENIUS_OPEN_SIGNUP,
         "discord_login": discord_configured(),
+        "invited_to": SimpleLazyObject(lambda: pending_invitation(request)),
     }
 
 

@@ -55,7 +55,9 @@
   // reserve drawn in steps exactly as the server's settlement draws it (services/clocks.py clock_settle), so
   // the page shows the time the player truly has whether or not the sweep has drawn the step yet: "42s (+ 10m
   // 0s reserve)", then "reserve 27s (+ 9m 0s)", and "time ran out" once the reserve is gone too (the time-out
-  // the sweep or the next move applies). The page never writes the clock: a GET changes nothing, and the poll
+  // the sweep or the next move applies). Counted here rather than settled by the server when a page asks: the
+  // draw is arithmetic on stored numbers, so the browser gets it right without asking, while settling on read
+  // would make every viewer's poll (a GET, mostly answered from the cache) lock the game and write. The poll
   // brings the stored clock whenever a step is drawn (each draw moves the game's version).
   function turnClock(end, reserve, step, inReserve, now) {
     let deadline = end;
@@ -201,7 +203,8 @@
     if (!("Notification" in window) || Notification.permission !== "granted") return;
     const name = (document.querySelector("main h1") || {}).firstChild;
     try {
-      new Notification("Your " + your, { body: name ? name.textContent.trim() : "", tag: "genius-turn-" + location.pathname });
+      const shown = new Notification("Your " + your, { body: name ? name.textContent.trim() : "", tag: "genius-turn-" + location.pathname });
+      shown.onclick = function () { window.focus(); }; // a click on it brings the game's tab forward
     } catch (e) {} // a phone's browser shows notifications from a service worker only: the title and sound stay
   }
   function follow() {
@@ -294,6 +297,8 @@
         (form.querySelector(".saved") ? "Your last save counted." : "You saved nothing for this round.");
       note.append(title, text);
       form.prepend(note);
+      // What became of the round before is no longer news: this round's close is.
+      form.querySelectorAll(".round-notice").forEach(function (x) { x.remove(); });
       form.querySelectorAll("[data-while-open]").forEach(function (x) { x.hidden = false; });
       form.querySelectorAll("[data-once-closed]").forEach(function (x) { x.hidden = true; });
       form.querySelectorAll("button[type=submit]").forEach(function (b) { b.disabled = true; });

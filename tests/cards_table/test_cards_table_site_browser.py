@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from tests.conftest import in_view
+
 from .site_support import make_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,6 +28,8 @@ def test_a_player_flips_two_cards_and_sees_them_revealed(season, hank, alice, bo
 
     with page.expect_navigation():
         page.get_by_role("button", name="Turn over R1C1").click()
+    assert "R1C1 is a 2 blue card" in page.locator("main .messages").inner_text()
+    assert in_view(page, "main .messages")  # the flip confirms itself where the player is looking
     first = page.locator('.ct-table .ct-face[data-cell="R1C1"]')
     assert "2" in first.locator(".ct-num").inner_text() and "Blue" in first.inner_text()
     assert first.locator(".ct-heat .ct-tri").count() == 4

@@ -8,6 +8,7 @@ import json
 
 import pytest
 import time_machine
+from django.test import Client
 from django.utils import timezone
 
 from games.cards_table.rules import state_from_json
@@ -91,6 +92,10 @@ def test_ten_players_play_three_rounds_to_the_final_scoreboard(cards, ten, hank,
     assert cards.status == Game.Status.FINISHED
 
     scoreboard = observe(cards)["state"]["scoreboard"]
+    page = Client()
+    page.force_login(ten[0])
+    # The final points scroll in their own box, which says so on a phone.
+    assert 'aria-label="Final points (scrolls sideways)"' in page.get(f"/games/{cards.id}/").content.decode()
     assert [row["total"] for row in scoreboard] == sorted(final.totals, reverse=True)
     assert {row["name"] for row in scoreboard if row["winner"]} == {NAMES[s] for s in final.winners}
     assert (

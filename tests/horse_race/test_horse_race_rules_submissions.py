@@ -41,6 +41,20 @@ def test_validate_submission_names_the_field(payload, field):
     assert error.value.field == field
 
 
+@pytest.mark.parametrize(
+    ("round_number", "ability", "said"),
+    [
+        (5, {"kind": "clue"}, "Choose the cards to use for this round's Clue."),
+        (0, {"kind": "utility"}, "Choose the card to select for this round's Utility."),
+        (3, {"kind": "utility"}, "Choose the cards to select for this round's Utility."),
+    ],
+)
+def test_a_missing_ability_input_is_asked_for_in_words(round_number, ability, said):
+    with pytest.raises(RulesError) as error:
+        validate_submission(ready(round_number), 0, {"ability": ability})
+    assert error.value.message == said
+
+
 def test_validate_submission_cleans_a_good_one():
     payload = {
         "ability": {"kind": "clue", "use": {"a": 1, "C": 0}},

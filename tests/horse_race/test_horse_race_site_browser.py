@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.platform.services.ledger import ledger_post
 from games.platform.services.rounds import round_resolve
+from tests.conftest import in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -53,6 +55,10 @@ def test_a_player_offers_a_trade_and_the_other_accepts_it_on_the_page(
     ann.select_option("select[name=op_want]", "B")
     ann.select_option("select[name=op_to]", "ben")
     ann.click("button[name=op][value=offer_trade]")
+    # Confirmed where she is looking, naming the player as the inbox does.
+    told = ann.locator("main .messages")
+    assert told.inner_text() == "You offered ben your A card for their B."
+    assert in_view(ann, "main .messages")
     offer = TradeOffer.objects.get()
     ben = page_as(nine[1], width=width)
     ben.goto(url)
@@ -63,5 +69,15 @@ def test_a_player_offers_a_trade_and_the_other_accepts_it_on_the_page(
         ben.screenshot(path=f"{folder}/trade-offer-{width}.png", full_page=True)
     ben.click("button[name=op][value=accept_trade]")
     ben.wait_for_selector("text=Trade done: you gave a B card and received an A card.")
+    assert in_view(ben, "main .messages")
     assert TradeOffer.objects.get().status == TradeOffer.Status.ACCEPTED
     assert Game.objects.get(pk=race.pk).version == version, "spectators' version stays"
+
+    # A purchase confirms itself in view too.
+    ledger_post(season=race.season, user=nine[1], what="garnets", delta=2, reason="earlier games")
+    ben.select_option("select[name=op_horse]", "H")
+    ben.once("dialog", lambda dialog: dialog.accept())  # "Spend 2 garnets on a card?"
+    with ben.expect_navigation():
+        ben.click("button[name=op][value=purchase]")
+    assert ben.locator("main .messages").inner_text() == "You bought an H card for 2 garnets."
+    assert in_view(ben, "main .messages")

@@ -74,6 +74,8 @@ def test_the_history_reveals_every_private_event_and_the_export_holds_the_whole_
     finish(tally)
     page = client.get(reverse("game-history", args=[tally.id])).content.decode()
     assert "to alice:" in page and "Round 0: you picked 4." in page
+    # The submissions (JSON, wide) scroll in their own box that says so on a phone, not the whole card.
+    assert '<div class="scroll-x" role="region" aria-label="Every submission (scrolls sideways)"' in page
     export = json.loads(client.get(reverse("game-export", args=[tally.id])).content)
     assert [s["payload"]["secret_note"] for s in export["submissions"]] == ["first", "second"]
     assert export["hidden_data"] == {"secret_word": "CANARY-SECRET-WORD"}

@@ -46,6 +46,9 @@ def test_a_newcomer_signs_up_from_the_link_and_is_a_player_of_the_season(invitat
     client = Client()
     page = client.get(join_url(invitation))
     assert page.status_code == 200 and "Join Season 1" in page.content.decode()
+    form = client.get(reverse("account_signup")).content.decode()
+    assert "You join <strong>Season 1</strong> as a player as your account is made." in form
+    assert ">Log in</a> and join." in form and "sign in" not in form
     done = sign_up(client, "newcomer", next_url=join_url(invitation))
     assert done.status_code == 302
     newcomer = get_user_model().objects.get(username="newcomer")
@@ -118,6 +121,8 @@ def test_sign_up_without_an_invitation_is_closed_by_default_and_opened_by_the_se
     assert not get_user_model().objects.filter(username="walkin").exists()
     assert "Sign up" not in Client().get(reverse("home")).content.decode()
     settings.GENIUS_OPEN_SIGNUP = True
+    form = Client().get(reverse("account_signup")).content.decode()
+    assert "Create your account" in form and "You join" not in form, "no season without an invitation"
     assert sign_up(Client(), "walkin").status_code == 302
     assert get_user_model().objects.filter(username="walkin").exists()
 
@@ -163,6 +168,8 @@ def test_a_host_makes_an_invitation_in_the_admin_and_another_seasons_host_does_n
 ):
     client = Client()
     client.force_login(hank)
+    form = client.get(reverse("admin:platform_invitation_add")).content.decode()
+    assert f'<option value="{season.id}" selected>Season 1</option>' in form, "hank's one season is picked"
     added = client.post(
         reverse("admin:platform_invitation_add"),
         {"season": season.id, "hours": 72, "max_uses": "", "note": "Discord #general"},
@@ -172,7 +179,7 @@ def test_a_host_makes_an_invitation_in_the_admin_and_another_seasons_host_does_n
     assert invitation.created_by == hank and invitation.max_uses is None
     assert timedelta(hours=71) < invitation.expires_at - timezone.now() <= timedelta(hours=72)
     listing = client.get(reverse("admin:platform_invitation_changelist")).content.decode()
-    assert join_url(invitation) in listing
+    assert f">http://localhost:8000{join_url(invitation)}</a>" in listing, "the whole address, to send"
     other = make_user("olga", is_staff=True)
     Season.objects.create(name="Season 2").hosts.add(other)
     client.force_login(other)

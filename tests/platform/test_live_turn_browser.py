@@ -76,10 +76,10 @@ def reserve_of(page, seat: int) -> str:
 def test_the_reserve_counts_on_every_screen_and_a_drawn_step_reaches_them_within_two_seconds(
     season, hank, alice, bob, page_as, live_server
 ):
-    # 10 s a turn, then 10 s of reserve drawn 5 s at a time: short clocks, the rules' own arithmetic.
+    # 12 s a turn, then 10 s of reserve drawn 5 s at a time: short clocks, the rules' own arithmetic.
     settings = {
         **default_settings(),
-        "turn_seconds": 10,
+        "turn_seconds": 12,
         "reserve_seconds": 10,
         "reserve_increment_seconds": 5,
     }
@@ -96,7 +96,7 @@ def test_the_reserve_counts_on_every_screen_and_a_drawn_step_reaches_them_within
 
     # The turn time runs out and no worker draws the reserve: every page counts it, as the draw will.
     for page in (opponent, spectator, player):
-        page.wait_for_function(f"() => /^reserve \\d+s \\(\\+ 5s\\)$/.test({CLOCK_TEXT})", timeout=12000)
+        page.wait_for_function(f"() => /^reserve \\d+s \\(\\+ 5s\\)$/.test({CLOCK_TEXT})", timeout=15000)
         assert "closing" not in page.locator("#turn").inner_text()
     assert timezone.now() > TurnClock.objects.get(game=game).deadline
     assert reserve_of(opponent, 0) == "0:10"  # what is stored: nothing was drawn yet
@@ -173,3 +173,40 @@ def test_the_title_says_your_turn_within_a_poll_and_a_second_with_the_sound_and_
     assert red.title().endswith("Middle Marathon · genius") and "Your turn" not in red.title()
     assert red.get_by_label("Sound and notification when it is my turn").is_checked()  # kept in the browser
     blue.wait_for_function("() => /● Your turn · genius$/.test(document.title)", timeout=POLL_AND_A_SECOND)
+
+
+def test_at_an_arms_race_break_each_deciding_player_sees_your_decision_and_everyone_sees_them_all(
+    season, hank, make_user, page_as, live_server
+):
+    from tests.arms_race.arms_race_site import NAMES, act, arms_game
+
+    users = [make_user(name) for name in NAMES]
+    game = arms_game(season, hank, users, settings={"wild_before_first_round": True})
+    url = live_server.url + reverse("game", args=[game.id])
+    ana, ben, spectator = page_as(users[0]), page_as(users[1], width=390), page_as(None, width=390)
+    for page in (ana, ben, spectator):
+        page.goto(url)
+    assert re.match(
+        r"Waiting for ana, ben and 5 others\s+\(wild card\)", spectator.locator("#turn").inner_text()
+    )
+    assert ben.locator("#turn").inner_text().startswith("Your decision")
+    assert re.match(r"^(\(\d+\) )?● Your decision · genius$", ben.title())
+    shoot(ben, "live-arms-race-your-decision")
+    shoot(spectator, "live-arms-race-spectator")
+
+    with ben.expect_navigation():
+        ben.get_by_role("button", name="Decline").click()
+    assert ben.title().endswith("Arms Race · genius")
+    assert re.match(r"Waiting for ana, cleo and 4 others", ben.locator("#turn").inner_text())
+    spectator.wait_for_function(
+        "() => document.querySelector('#turn').innerText.startsWith('Waiting for ana, cleo and 4 others')",
+        timeout=POLL_AND_A_SECOND,
+    )
+    # ana decides last of all but gus: her title stays hers until she has.
+    for user in users[2:6]:
+        assert act(game, user, {"type": "decline_wild"}).status_code == 200
+    assert re.match(r"^(\(\d+\) )?● Your decision · genius$", ana.title())
+    with ana.expect_navigation():
+        ana.get_by_role("button", name="Decline").click()
+    assert ana.title().endswith("Arms Race · genius")
+    ana.wait_for_function("() => document.querySelector('#turn').innerText.startsWith('Waiting for gus')")

@@ -155,14 +155,14 @@ def test_each_reader_gets_their_own_csrf_token_and_it_works(tally, alice):
 
 def test_a_spectator_made_a_host_in_the_admin_sees_the_hosts_page_at_once(tally, charlie, hank):
     client = client_of(charlie)
-    assert "you are spectator" in page(client, tally)
+    assert "you are a spectator" in page(client, tally)
     admin = client_of(hank)
     form = admin.get(f"/admin/platform/game/{tally.id}/change/").context["adminform"].form
     data = {k: v for k, v in form.initial.items() if v is not None and k != "hosts"}
     data.update({"hosts": [hank.id, charlie.id], "settings": '{"rounds": 3, "window_minutes": 60}'})
     admin.post(f"/admin/platform/game/{tally.id}/change/", data)
     assert tally.hosts.filter(pk=charlie.pk).exists()
-    assert "you are host" in page(client, tally)
+    assert "you are a host" in page(client, tally)
 
 
 def test_a_page_shows_a_change_at_once(tally, alice, hank, settings):

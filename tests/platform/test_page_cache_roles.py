@@ -44,7 +44,7 @@ def test_an_outsider_made_superuser_after_polling_does_not_poison_the_spectators
     for spectator in (client_of(make_user("dave")), client_of(make_user("erin"))):
         seen = page(spectator, tally)
         assert HOST_ONLY not in seen
-        assert "you are spectator" in seen
+        assert "you are a spectator" in seen
         assert HOST_ONLY not in spectator.get(f"/games/{tally.id}/live/").content.decode()
 
 
@@ -66,12 +66,12 @@ def test_a_superuser_made_a_plain_user_again_gets_a_spectators_page(tally, charl
     charlie.save(update_fields=["is_superuser"])
     seen = page(client, tally)
     assert HOST_ONLY not in seen
-    assert "you are spectator" in seen
+    assert "you are a spectator" in seen
 
 
 def test_a_host_added_outside_the_admin_moves_the_cached_role(tally, charlie, make_user):
     client = client_of(charlie)
-    assert "you are spectator" in page(client, tally)
+    assert "you are a spectator" in page(client, tally)
     client.get(f"/games/{tally.id}/live/")
     charlie.hosted_games.add(tally)  # the other side of the relation, as a shell or a script would
     assert HOST_ONLY in page(client, tally)
@@ -85,9 +85,9 @@ def test_a_body_is_kept_under_the_role_it_was_rendered_for(tally, charlie, alice
     client = client_of(charlie)
     client.get(f"/games/{tally.id}/live/")
     Game.hosts.through.objects.create(game_id=tally.id, user_id=charlie.id)  # no signal: a raw insert
-    assert HOST_ONLY in page(client, tally) or "you are spectator" in page(client, tally)
+    assert HOST_ONLY in page(client, tally) or "you are a spectator" in page(client, tally)
     for viewer in (make_user("dave"), None):
         seen = page(client_of(viewer), tally)
         assert HOST_ONLY not in seen
-        assert "you are spectator" in seen
+        assert "you are a spectator" in seen
     assert HOST_ONLY not in page(client_of(alice), tally)

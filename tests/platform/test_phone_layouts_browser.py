@@ -1,6 +1,6 @@
 """Phone-first layouts through a real browser at 390 px (and 1280): the ledger never scrolls sideways, the
-horse race's spectating table fits or says that it scrolls (in its own box), and Cards on the Table's
-guess grid is tap-sized and sits after the board it is about."""
+horse race's spectating table and the season's standings fit or say that they scroll (in their own box),
+and Cards on the Table's guess grid is tap-sized and sits after the board it is about."""
 
 from __future__ import annotations
 
@@ -44,6 +44,14 @@ def test_the_ledger_and_the_spectating_table_fit_the_screen_or_say_they_scroll(
     assert fits != hint.is_visible(), "a table that does not fit must say so, and only then"
     if width == 390:
         assert not fits and "scroll sideways" in hint.inner_text()
+
+    # The season's standings, with these long names, say so too.
+    page.goto(live_server.url + reverse("season", args=[season.id]))
+    assert page.evaluate(PAGE_WIDTH) == width
+    box = page.locator(".scroll-x", has=page.locator("table.standings"))
+    fits = box.evaluate("b => b.scrollWidth <= b.clientWidth + 1")
+    assert fits != box.locator(".scroll-hint").is_visible(), "the standings fit, or say that they scroll"
+    assert fits == (width > 390)
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -14,16 +14,9 @@ from django.utils import timezone
 
 from games.platform.models import Round
 from games.platform.services.rounds import round_resolve
+from tests.conftest import in_view
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def in_view(page, selector: str) -> bool:
-    return page.evaluate(
-        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
-                      return r.top >= -1 && r.bottom <= window.innerHeight + 1; }""",
-        selector,
-    )
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -77,6 +70,12 @@ def test_an_untouched_form_is_replaced_by_the_new_rounds(tally, alice, page_as, 
         page.locator("#round-form .round-notice").inner_text() == "Round 0 closed: you saved nothing for it."
     )
     assert page.locator("button[name=save]").is_enabled()
+
+    # Typed into, then closed in turn: the form says Round 1 closed, and no longer what became of Round 0.
+    page.fill("input[name=number]", "4")
+    round_resolve(round_id=tally.rounds.get(number=1).id, early=True)
+    page.locator("#round-form .round-kept", has_text="Not saved: Round 1 closed").wait_for(timeout=10000)
+    assert page.locator("#round-form .round-notice").count() == 0
 
 
 def test_at_the_deadline_a_form_the_player_typed_into_stays_marked_not_saved(

@@ -107,6 +107,20 @@ def test_a_time_in_an_announcement_reads_in_each_viewers_zone_with_the_zone_name
         assert 'data-zone="Asia/Tokyo"' in page
 
 
+def test_spectators_share_one_kept_body_and_each_reads_its_times_in_their_zone(tally, alice, make_user):
+    # The body a spectator in Tokyo was served is kept for every spectator: it holds no reader's zone.
+    the_candidate_announced(tally, alice)
+    tokyo, lima = make_user("tokyo"), make_user("lima")
+    profile_save(user=tokyo, time_zone="Asia/Tokyo")
+    instant = re.escape(DEADLINE.astimezone(UTC).isoformat())
+    for user, zone in ((tokyo, "Asia/Tokyo"), (lima, ""), (tokyo, "Asia/Tokyo")):
+        page = page_of(tally, logged_in(user))
+        said = re.escape(local_text(DEADLINE, ZoneInfo(zone or "UTC")))
+        assert re.search(rf'within 24 hours, by <time class="local" datetime="{instant}">{said}</time>', page)
+        if user is lima:
+            assert "Asia/Tokyo" not in page
+
+
 def test_a_webhook_names_people_as_they_are_called_and_its_times_in_utc_named(tally, alice):
     announced = the_candidate_announced(tally, alice)
     profile_save(user=alice, display_name="Ali the Bold")

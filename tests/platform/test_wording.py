@@ -59,3 +59,19 @@ def test_the_api_is_linked_from_the_footer_not_the_top_bar(tally, alice):
     top = text.split('<header class="top">', 1)[1].split("</header>", 1)[0]
     assert "/api/docs/" not in top
     assert "/api/docs/" in text.split('<footer class="site-footer">', 1)[1]
+
+
+def test_the_page_says_who_the_viewer_is_with_an_article(tally, alice, hank, charlie):
+    assert "you are a player (seat 1)" in page_of(alice, tally)
+    assert "you are a host</p>" in page_of(hank, tally)
+    assert "you are a spectator</p>" in page_of(charlie, tally)
+
+
+def test_the_chat_pages_titles_end_with_the_sites_name_and_an_empty_chat_is_no_numbered_list(tally, alice):
+    client = Client()
+    client.force_login(alice)
+    chat = client.get(f"/games/{tally.id}/chats/0-1/").content.decode()
+    assert "<title>alice and bob · Tally · genius</title>" in chat
+    assert "<p>No messages yet.</p>" in chat and "<li>No messages yet.</li>" not in chat
+    chats = client.get(f"/games/{tally.id}/chats/").content.decode()
+    assert "<title>Pair chats · Tally · genius</title>" in chats

@@ -132,3 +132,51 @@ def test_a_round_resolution_does_not_grow_with_the_players(make_game, django_ass
     with django_assert_max_num_queries(small_count):
         resolve(large)
     assert Round.objects.get(game=large, number=0).status == Round.Status.RESOLVED
+
+
+@pytest.fixture
+def make_duel(make_user, season, hank):
+    def make(name: str) -> Game:
+        game = game_services.game_create(
+            season=season, game_type="tally_duel", name=name, hosts=[hank], actor=hank
+        )
+        for seat in (0, 1):
+            game_services.game_seat(game=game, user=make_user(f"{name}{seat}"), actor=hank)
+        game_services.game_start(game=game, actor=hank)
+        return game
+
+    return make
+
+
+def test_a_reserve_step_drawn_by_the_sweep_is_its_two_writes_and_the_version(
+    make_duel, django_assert_max_num_queries
+):
+    # Issue 20.2: the version's update is the one query the draw added, so that every poll brings the step.
+    from datetime import timedelta
+
+    from games.platform.models import TurnClock
+    from games.platform.services.clocks import clock_expire
+
+    game = make_duel("draw")
+    clock = TurnClock.objects.get(game=game)
+    late = clock.deadline + timedelta(seconds=1)
+    with django_assert_max_num_queries(9):  # the lock's limits, the game, the clock twice, three updates
+        assert clock_expire(game_id=game.id, generation=clock.generation, now=late)
+
+
+def test_a_late_move_costs_its_draw_and_no_second_version(make_duel):
+    # A late move's draw is shown with the move, whose outcome moves the version: only the reserve and the
+    # clock are written more than for a move on time.
+    from datetime import timedelta
+
+    from games.platform.models import TurnClock
+    from games.platform.services.live import action_apply
+
+    counts = []
+    for name, late in (("ontime", 0), ("late", 1)):
+        game = make_duel(name)
+        clock = TurnClock.objects.get(game=game)
+        now = clock.deadline + timedelta(seconds=late) if late else clock.deadline - timedelta(seconds=1)
+        seat = game.seats.get(number=0)
+        counts.append(count(lambda seat=seat, now=now: action_apply(seat=seat, payload={"say": 1}, now=now)))
+    assert counts[1] == counts[0] + 2, counts

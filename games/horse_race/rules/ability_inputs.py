@@ -241,6 +241,13 @@ def _check_shape(round_number: int, kind: str, ability: dict) -> None:
             raise RulesError("Use identical cards: copies of one horse only.", field="use")
 
 
+def _asked(name: str, input_kind: str) -> str:
+    """An input a player left empty, as the form names it: "the cards to use", "the card to select"."""
+    if name == "guesses":
+        return "your guesses"
+    return f"the card{'' if input_kind == 'horse' else 's'} to {name}"
+
+
 def clean_ability(round_number: int, hand: Mapping[str, int], ability: object) -> dict | None:
     """The ability exactly as this round takes it, checked against the hand; None for no ability."""
     if ability is None or ability == {} or ability == "":
@@ -261,7 +268,9 @@ def clean_ability(round_number: int, hand: Mapping[str, int], ability: object) -
         if (round_number, kind, name) == (8, "clue", "select"):
             clean[name] = _cards(ability.get(name, {}), name, allow_empty=True)
         elif name not in ability or ability[name] in (None, "", [], {}):
-            raise RulesError(f"This round's {kind.title()} needs {name}.", field=name)
+            raise RulesError(
+                f"Choose {_asked(name, input_kind)} for this round's {kind.title()}.", field=name
+            )
         else:
             clean[name] = _parse(input_kind, ability[name], name)
     _check_shape(round_number, kind, clean)

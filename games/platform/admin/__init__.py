@@ -771,13 +771,26 @@ class InvitationAdmin(admin.ModelAdmin):
         )
         obj.pk, obj.token, obj.expires_at = made.pk, made.token, made.expires_at
 
-    @admin.display(description="link (send the address it opens)")
+    def get_changeform_initial_data(self, request):
+        # A host of one season invites to it: nothing to pick.
+        initial = super().get_changeform_initial_data(request)
+        hosted = (
+            Season.objects.all() if request.user.is_superuser else Season.objects.filter(hosts=request.user)
+        )
+        only = list(hosted.values_list("pk", flat=True)[:2])
+        if "season" not in initial and len(only) == 1:
+            initial["season"] = only[0]
+        return initial
+
+    @admin.display(description="link (send it to your players)")
     def link(self, obj):
-        from django.urls import reverse
         from django.utils.html import format_html
 
-        path = reverse("join", args=[obj.token])
-        return format_html('<a href="{}">{}</a>', path, path)
+        from ..services.notify import page_link
+
+        # The whole address, as players reach the site (GENIUS_SITE_URL, as in the emails), to copy as is.
+        address = page_link("join", obj.token)
+        return format_html('<a href="{}">{}</a>', address, address)
 
     @admin.display(description="places")
     def places(self, obj):

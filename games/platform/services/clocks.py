@@ -93,13 +93,15 @@ class TimedOut:
     at: datetime
 
 
-def clock_settle(*, game: Game, now) -> TimedOut | None:
+def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
     """Charge the clock for the time that passed up to `now`, as a sweep running on time would have.
 
     Called with the game locked: by the sweep, and by every move before it is applied, so a late move is
     charged at the moment it arrives even while no worker runs. Each reserve increment the wait used up is
     drawn; once the reserve is gone, the game decides what the time-out does (Middle Marathon: a loss; Arms
     Race: the rulings' default). Returns that time-out, after which the arriving move is not made, or None.
+    A step drawn moves the game's version; `bump=False` for a caller whose own change moves it in the same
+    transaction anyway (a move: its outcome is public).
     """
     clock = TurnClock.objects.select_for_update(of=("self",)).select_related("seat").filter(game=game).first()
     if (
@@ -127,7 +129,7 @@ def clock_settle(*, game: Game, now) -> TimedOut | None:
         Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds)
         clock.save(update_fields=["deadline", "increments_used"])
     if clock.deadline > now:
-        if drawn_total:
+        if drawn_total and bump:
             # Every viewer's poll must bring the drawn step (the reserve shown, the new deadline): the draw
             # is the clock moving, as public as a move. A time-out moves the version by its outcome.
             bump_version(game)

@@ -44,7 +44,9 @@ def _move(*, seat: Seat, payload: dict, now=None) -> tuple[Game, TimedOut | None
     if game.clocks_started_at is None:
         raise not_started_refusal(game)
     now = now or timezone.now()  # taken with the game locked: the moment the move arrives
-    ran_out = clock_settle(game=game, now=now)
+    # A step drawn here is shown with the move (its outcome moves the version), or not at all: a refused move
+    # rolls the draw back too, and the sweep draws it.
+    ran_out = clock_settle(game=game, now=now, bump=False)
     if ran_out is not None:
         return game, ran_out
     kind = registry.get(game.game_type)
