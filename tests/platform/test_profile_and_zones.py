@@ -21,6 +21,7 @@ from games.platform.services.profiles import profile_save
 from games.platform.tasks import send_reminder
 from games.platform.zones import local_text
 from tests.api_support import api
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 
@@ -39,6 +40,7 @@ def duel(season, hank, alice, bob):
     game_services.game_seat(game=game, user=alice, actor=hank)
     game_services.game_seat(game=game, user=bob, actor=hank)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 
