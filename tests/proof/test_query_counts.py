@@ -16,6 +16,7 @@ from games.platform import registry
 from games.platform.models import Game, Round
 from games.platform.services import games as game_services
 from games.platform.services import rounds
+from tests.sitting import all_here
 from tests.toy_game import Tally
 
 pytestmark = pytest.mark.django_db
@@ -143,7 +144,7 @@ def make_duel(make_user, season, hank):
         for seat in (0, 1):
             game_services.game_seat(game=game, user=make_user(f"{name}{seat}"), actor=hank)
         game_services.game_start(game=game, actor=hank)
-        return game
+        return all_here(game)  # the players sit down: the clocks run
 
     return make
 
