@@ -433,3 +433,40 @@ def test_the_demos_live_games_wait_for_their_players():
     for game in live:
         assert game.status == Game.Status.RUNNING and game.clocks_started_at is None
         assert TurnClock.objects.get(game=game).deadline is None
+
+
+def test_the_page_and_the_replacement_answer_nobody_else(
+    season, hank, alice, bob, charlie, make_user, client
+):
+    duel = duel_of(season, hank, [alice, bob], absent_at_start="is replaced")
+    olga = make_user("olga", is_staff=True)
+    game_services.game_create(season=season, game_type="tally_duel", name="Olga's", hosts=[olga])
+    replace = reverse("api-host-replace", args=[duel.id])
+    for who in (alice, charlie, olga):  # a player, a spectator, the host of another game
+        assert api(who).post(replace, {"seat": 1, "username": "charlie"}, format="json").status_code == 403
+    assert api().post(replace, {"seat": 1, "username": "charlie"}, format="json").status_code in (401, 403)
+    client.force_login(olga)
+    client.post(reverse("game", args=[duel.id]), {"host": "replace", "seat": "1", "username": "charlie"})
+    client.post(reverse("game", args=[duel.id]), {"host": "pause"})
+    client.post(reverse("game", args=[duel.id]), {"here": "1"})
+    duel.refresh_from_db()
+    assert duel.paused_at is None and Seat.objects.get(game=duel, number=1).user == bob
+    assert not Seat.objects.filter(game=duel, here_at__isnull=False).exists()
+    Game.objects.filter(pk=duel.pk).update(public=False)
+    client.logout()
+    assert client.post(reverse("game", args=[duel.id]), {"here": "1"}).status_code == 404
+    assert client.get(reverse("game", args=[duel.id])).status_code == 404
+    client.force_login(hank)
+    page = client.get(reverse("game", args=[duel.id])).content.decode()
+    assert 'id="replace-form"' in page and 'name="here"' not in page
+    client.force_login(charlie)
+    page = client.get(reverse("game", args=[duel.id])).content.decode()
+    assert 'id="replace-form"' not in page and 'name="here"' not in page and "0 of 2 here" in page
+
+
+def test_the_console_shows_who_is_here_and_what_the_match_waits_for(duel, hank, alice, client):
+    here_say(seat=seat_of(duel, alice))
+    client.force_login(hank)
+    page = client.get(f"/admin/platform/game/{duel.id}/change/").content.decode()
+    assert "<td>alice</td><td>here</td>" in page and "<td>bob</td><td>not here yet</td>" in page
+    assert "The match starts when everyone is here (1 of 2 so far)." in page
