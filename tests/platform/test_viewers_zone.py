@@ -149,3 +149,17 @@ def test_without_the_script_a_turn_clock_says_its_deadline_in_the_viewers_zone(s
         assert clock, "a running turn clock"
         assert clock.group(2).startswith(f"until {local_text(clock.group(1), ZoneInfo('Asia/Kolkata'))}")
         assert "UTC" not in clock.group(2)
+
+
+def test_no_template_writes_a_time_in_utc():
+    # A time on a page is `|when` or `|local` (the viewer's zone, named), never a slice of the instant
+    # followed by "UTC": that is what the countdowns' and the turn clock's no-script texts once said.
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    written = []
+    for template in [*root.glob("templates/**/*.html"), *root.glob("games/*/templates/**/*.html")]:
+        text = re.sub(r"\{#.*?#\}", "", template.read_text(), flags=re.S)
+        if re.search(r"\bUTC\b", text) or re.search(r"\|slice:\"1[01]:1[69]\"", text):
+            written.append(str(template.relative_to(root)))
+    assert not written, f"these templates write a time in UTC: {written}"
