@@ -121,3 +121,10 @@ def test_a_closed_round_awaits_nothing(tally, alice):
 
         sweep()
     assert all(a.round_number != 0 for a in awaiting(alice))
+
+
+def test_the_home_pages_list_answers_alone_when_it_asks_for_itself(client, tally, alice):
+    client.force_login(alice)
+    part = client.get("/?part=awaiting", headers={"HX-Request": "true"}).content.decode()
+    assert part.lstrip().startswith('<section class="card awaiting"') and "Round 0: not submitted" in part
+    assert "Your games" not in part and 'data-awaiting-count="1"' in part
