@@ -1,12 +1,13 @@
 """A live move reaching the opponent: from a Middle Marathon move's POST to the opponent's poll that shows it.
 
 Each match is a Middle Marathon game made through the API by the benchmark's host, with two of the seeded
-players. Both players' pages poll the live partial (`/games/<id>/live/?v=<version>`) as htmx does, at the
-game's own poll interval: on a schedule that starts again from each answer that brings news (htmx swaps the
-element, and the new one polls on its own timer). The player the game waits on thinks for a random moment
-(so a move lands anywhere between two of the opponent's polls), picks a legal move at random and POSTs it
-to the action API; the time counted runs from that POST until the opponent's poll first answers with the
-version the move made, or a later one. A finished game is replaced by a new one.
+players, who both say "I'm here" before the first move (the clocks wait for them). Both players' pages poll
+the live partial (`/games/<id>/live/?v=<version>`) as htmx does, at the game's own poll interval: on a
+schedule that starts again from each answer that brings news (htmx swaps the element, and the new one polls on
+its own timer). The player the game waits on thinks for a random moment (so a move lands anywhere between two
+of the opponent's polls), picks a legal move at random and POSTs it to the action API; the time counted runs
+from that POST until the opponent's poll first answers with the version the move made, or a later one. A
+finished game is replaced by a new one.
 """
 
 from __future__ import annotations
@@ -93,6 +94,13 @@ async def new_match(port: int, world: dict, pair: tuple[int, int], number: int) 
     status, game = await call(port, "POST", f"/api/games/{game['id']}/host/start/", host, {})
     if status != 200:
         raise RuntimeError(f"starting the match answered {status}: {game}")
+    # The clocks wait for the players to sit down (issue 20.1): each says "I'm here"; the last answer is the
+    # game with its clocks running.
+    for player in pair:
+        token = {"Authorization": f"Token {world['player_tokens'][player]}"}
+        status, game = await call(port, "POST", f"/api/games/{game['id']}/here/", token, {})
+        if status != 200:
+            raise RuntimeError(f"sitting down answered {status}: {game}")
     return game
 
 

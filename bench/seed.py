@@ -27,6 +27,7 @@ from rest_framework.authtoken.models import Token  # noqa: E402
 from games.platform import registry  # noqa: E402
 from games.platform.models import Game, Season  # noqa: E402
 from games.platform.services import games as game_services  # noqa: E402
+from games.platform.services.sitting import here_say  # noqa: E402
 
 PLAYERS = 10
 
@@ -62,6 +63,8 @@ def main() -> None:
                 game_services.game_seat(game=game, user=user, actor=host)
             kind.demo_prepare(game)
             game_services.game_start(game=game, actor=host)
+            for seat in game.seats.all():  # a live match's players sit down: its clocks run, as measured
+                here_say(seat=seat)
         except Exception as exc:  # reported in the results, never silently left out
             not_started[kind.slug] = f"{type(exc).__name__}: {exc}"
             continue

@@ -265,7 +265,7 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 DEADLINES_QUEUE = "deadlines"
 CELERY_TASK_ROUTES = {
     f"games.platform.tasks.{name}": {"queue": DEADLINES_QUEUE}
-    for name in ("sweep", "resolve_round", "expire_clock")
+    for name in ("sweep", "resolve_round", "expire_clock", "start_clocks")
 }
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 # Where the site is, as players reach it: every email links to its exact page under this address.

@@ -136,9 +136,9 @@ def page_as(browser, live_server, monkeypatch):
     axe.hooked(monkeypatch)
 
     def open_page(user=None, width=1000, zone=None):
-        # `zone`: the browser's time zone (an IANA name); by default the machine's.
-        extra = {"timezone_id": zone} if zone else {}
-        context = browser.new_context(viewport={"width": width, "height": 900}, **extra)
+        # `zone`: the browser's time zone (an IANA name), UTC unless given: a user without a zone of their
+        # own is given the browser's at their first page, so the machine's must not decide what tests read.
+        context = browser.new_context(viewport={"width": width, "height": 900}, timezone_id=zone or "UTC")
         contexts.append(context)
         if user is not None:
             client = Client()

@@ -14,7 +14,7 @@ import time_machine
 from django.db import connection
 from django.test import TestCase
 
-from games.platform.models import Round, TurnClock
+from games.platform.models import Game, Round, TurnClock
 from games.platform.services.sweep import sweep as sweep_due
 
 
@@ -37,16 +37,26 @@ def sweep(*, now=None) -> dict[str, int]:
     """Run one sweep at `now` (default: the clock as it is) and the work it queued.
 
     Returns what the queued work did: `resolved` rounds, `clocks` that ran out (a reserve increment drawn,
-    or the time-out applied), `reminders` claimed; and `queued`, the tasks the sweep queued.
+    or the time-out applied), live matches whose start time was acted on (`starts`), `reminders` claimed;
+    and `queued`, the tasks the sweep queued.
     """
     travel = time_machine.travel(now, tick=False) if now is not None else contextlib.nullcontext()
     with travel:
         clocks_before = _clocks()
         open_before = list(Round.objects.filter(status=Round.Status.OPEN).values_list("id", flat=True))
+        waiting = Game.objects.filter(clocks_started_at__isnull=True, clocks_start_at__isnull=False)
+        starts_before = list(waiting.values_list("id", flat=True))
         with run_queued():
             found = sweep_due()
         resolved = Round.objects.filter(pk__in=open_before, status=Round.Status.RESOLVED).count()
         clocks_after = _clocks()
+        started = Game.objects.filter(pk__in=starts_before, clocks_start_at__isnull=True).count()
     ran_out = sum(1 for game_id, was in clocks_before.items() if clocks_after.get(game_id) != was)
-    queued = {"rounds": found["rounds"], "clocks": found["clocks"]}
-    return {"resolved": resolved, "clocks": ran_out, "reminders": found["reminders"], "queued": queued}
+    queued = {"rounds": found["rounds"], "clocks": found["clocks"], "starts": found["starts"]}
+    return {
+        "resolved": resolved,
+        "clocks": ran_out,
+        "starts": started,
+        "reminders": found["reminders"],
+        "queued": queued,
+    }

@@ -146,6 +146,11 @@ class ArmsRace(GameType):
         state, events = rules.apply_timeout(state, decision["seats"][0])
         return outcome(state, events)
 
+    def on_absent(self, game, seat_numbers: list[int]) -> Outcome:
+        """Absent at the start time, when the hosts chose "loses": an absent player is the sole loser, so
+        the Elimination Candidate (docs/rulings/arms_race.md, "An absent player")."""
+        return outcome(*rules.end_absent(load(game), seat_numbers))
+
     def reserve_seconds(self, game) -> float:
         return float(game.settings.get("reserve_seconds", 0))
 

@@ -96,12 +96,16 @@ DESCRIBED = [
         choices=("by_type_then_random", "random"),
     ),
     _rule("timeout_call", CHOICE, "What a responder whose clock ran out says.", choices=("truth", "lie")),
+    # Sitting down (docs/rulings/arms_race.md, "An absent player"): absent at the start, the sole loser.
+    *setting.sitting_down(
+        "The player who takes four wounds of the same type first will be the sole loser of the game."
+    ),
 ]
 
 
 def default_settings() -> dict:
     rules = asdict(Settings())
-    return {**CLOCK_DEFAULTS, **{name: rules[name] for name in RULE_FIELDS}}
+    return {**CLOCK_DEFAULTS, **{name: rules[name] for name in RULE_FIELDS}, **setting.SITTING_DEFAULTS}
 
 
 def rules_settings(settings: dict, players: int) -> Settings:
@@ -116,7 +120,7 @@ def decision_seconds(settings: dict, kind: str) -> float:
 
 
 def settings_problems(settings: dict, players: int = 7) -> list[str]:
-    problems = setting.problems(settings, DESCRIBED)
+    problems = setting.problems(settings, DESCRIBED) + setting.sitting_problems(settings)
     if problems:
         return problems
     try:

@@ -97,6 +97,12 @@ class MiddleMarathon(GameType):
         state, events = rules.timeout(load(game), seat_number)
         return self.outcome(game, state, events)
 
+    def on_absent(self, game, seat_numbers: list[int]) -> Outcome:
+        """Absent at the start time, when the hosts chose "loses": the other player wins (both absent: the
+        DMO decides, and nobody is named). docs/rulings/middle_marathon.md, "An absent player"."""
+        state, events = rules.absent(load(game), seat_numbers)
+        return self.outcome(game, state, events)
+
     def reserve_seconds(self, game) -> float:
         return clock(game.settings, "reserve_seconds")
 
@@ -114,6 +120,8 @@ class MiddleMarathon(GameType):
         result = state.result
         winner = result["winner"]
         verdict = "The DMO wins: a draw." if winner is None else f"{player(winner)} wins."
+        if winner is None and result.get("ended_because") == "absent":
+            verdict = "Nobody wins: the DMO decides."
         scores = result["scores"]
         if scores is None:
             text = f"Result: {result['reason']}. {verdict}"

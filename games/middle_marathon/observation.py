@@ -185,7 +185,9 @@ def choice_buttons(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[di
 def result_words(result: dict[str, Any] | None, names: list[str]) -> str:
     if result is None:
         return ""
-    if result["winner"] is None:
+    if result["winner"] is None and result.get("ended_because") == "absent":
+        verdict = "Nobody wins: the DMO decides"
+    elif result["winner"] is None:
         verdict = "The DMO wins: a draw"
     else:
         verdict = f"{names[result['winner']]} ({seat_name(result['winner'])}) wins"

@@ -29,6 +29,7 @@ def default_settings() -> dict[str, Any]:
     settings: dict[str, Any] = {"first_player": 0}
     settings.update({name: getattr(defaults, name) for name in CLOCKS + RULINGS})
     settings["placement_points"] = list(defaults.placement_points)
+    settings.update(setting.SITTING_DEFAULTS)
     return settings
 
 
@@ -79,13 +80,17 @@ DESCRIBED = [
         "Points for each placement, 1st place first.",
         length=len(rules.PIECES),
     ),
+    # Sitting down (docs/rulings/middle_marathon.md, "An absent player"): an absence is read as the clock's.
+    *setting.sitting_down("Running out of reserve time is an instant loss."),
 ]
+# A game made before sitting down existed has none of these: the platform reads their defaults.
+_OPTIONAL = set(setting.SITTING_DEFAULTS)
 
 
 def settings_problems(settings: dict[str, Any]) -> list[str]:
     """Each setting by kind and range; every one of them must be there (a game keeps them all)."""
-    missing = [f"{s.key} is missing." for s in DESCRIBED if s.key not in settings]
-    return missing + setting.problems(settings, DESCRIBED)
+    missing = [f"{s.key} is missing." for s in DESCRIBED if s.key not in settings and s.key not in _OPTIONAL]
+    return missing + setting.problems(settings, DESCRIBED) + setting.sitting_problems(settings)
 
 
 def clock(settings: dict[str, Any], name: str) -> float:

@@ -29,12 +29,14 @@ NEVER = datetime(2000, 1, 1, tzinfo=UTC)  # a seat that never opened its game's 
 NOT_SUBMITTED = "not_submitted"
 YOUR_TURN = "your_turn"
 DECISION = "decision"
+SIT_DOWN = "sit_down"
 PICK = "pick"
 SAVED_NOT_FINAL = "saved_not_final"
 RESULTS = "results"
 UNREAD = "unread_messages"
 
 NEEDS = {
+    SIT_DOWN: "sit down: say you are here, the clocks wait for you",
     YOUR_TURN: "your turn",
     DECISION: "a decision is pending",
     PICK: "pick your Death Match opponent",
@@ -45,7 +47,16 @@ NEEDS = {
 }
 # A saved submission counts even if it is never marked final: it waits behind whatever has none yet. What is
 # only to be read has no deadline: it comes after everything that has one.
-RANK = {YOUR_TURN: 0, DECISION: 0, PICK: 1, NOT_SUBMITTED: 1, SAVED_NOT_FINAL: 2, RESULTS: 3, UNREAD: 3}
+RANK = {
+    SIT_DOWN: 0,
+    YOUR_TURN: 0,
+    DECISION: 0,
+    PICK: 1,
+    NOT_SUBMITTED: 1,
+    SAVED_NOT_FINAL: 2,
+    RESULTS: 3,
+    UNREAD: 3,
+}
 
 
 @dataclass
@@ -146,6 +157,11 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
         if rnd.id in saved and saved[rnd.id]:
             continue  # final: nothing more is asked
         items.append(_timed(game, need, rnd.closes_at, rnd.remaining_when_paused, rnd.number))
+    # A live match waiting for its players: a seat that has not said "I'm here" is asked to sit down, by the
+    # start time when the hosts set one (issue 20.1). Its clock has no deadline yet: no "your turn" before.
+    for seat in seats:
+        if seat.game.clocks_started_at is None and seat.here_at is None:
+            items.append(Awaiting(seat.game_id, seat.game.name, SIT_DOWN, seat.game.clocks_start_at))
     for clock in TurnClock.objects.filter(game_id__in=by_game).exclude(deadline=None).exclude(seat=None):
         seat = by_game[clock.game_id]
         game = seat.game

@@ -81,6 +81,10 @@ def expire_clock(game_id: int, generation: int) -> None:
     _after_commit("expire_clock", game_id, generation)
 
 
+def start_clocks(game_id: int) -> None:
+    _after_commit("start_clocks", game_id)
+
+
 def notify_round_resolved(round_id: int) -> None:
     _after_commit("notify_round_resolved", round_id)
 

@@ -115,8 +115,14 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # A live match opens with its clocks stopped (issue 20.1): they start when every seat says "I'm here",
+    # or at the start time the hosts set. Null while a running live match waits for its players.
+    clocks_started_at = models.DateTimeField(null=True, blank=True)
+    # The start time the sweep has still to act on (from the game's `start_time` setting); cleared once done.
+    clocks_start_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        indexes = [models.Index(fields=["clocks_start_at"], name="game_start_due_idx")]
         constraints = [
             models.CheckConstraint(
                 condition=Q(status="finished") | Q(finished_at__isnull=True),
@@ -130,6 +136,11 @@ class Game(models.Model):
     @property
     def is_paused(self) -> bool:
         return self.paused_at is not None
+
+    @property
+    def sitting_down(self) -> bool:
+        """A running live match whose clocks wait for its players to sit down (or for its start time)."""
+        return self.status == self.Status.RUNNING and self.clocks_started_at is None
 
 
 def person_label(user) -> str:
@@ -152,6 +163,8 @@ class Seat(models.Model):
     reserve_seconds = models.FloatField(default=0)
     # When the player last opened the game's page: a round resolved after it has results they have not read.
     inbox_read_at = models.DateTimeField(null=True, blank=True)
+    # When the player said "I'm here" at a live match's table (its clocks wait for every seat's).
+    here_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]

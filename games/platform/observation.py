@@ -13,10 +13,11 @@ from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
 from django.utils import timezone
 
-from . import registry
+from . import registry, setting
 from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission, TurnClock
 from .people import shown_name
 from .registry import Viewer
+from .services import sitting
 from .services.clocks import seconds_left
 from .services.commitment import commitment_check
 from .services.ledger import balances
@@ -206,7 +207,8 @@ def clock_dict(game: Game, now, viewer: Viewer) -> dict | None:
         "seats": deciding,
         "names": names,
         "waiting_for": names_listed(names),
-        "mine": viewer.role == "player" and viewer.seat_number in deciding,
+        # Nobody's turn before the players sit down: the clock waits, and so does the title (issue 20.1).
+        "mine": viewer.role == "player" and viewer.seat_number in deciding and not game.sitting_down,
         "others": names_listed([n for s, n in zip(deciding, names, strict=True) if s != viewer.seat_number])
         if viewer.role == "player"
         else "",
@@ -226,6 +228,30 @@ def names_listed(names: list[str], shown: int = 3) -> str:
     if len(names) > shown:
         names = [*names[: shown - 1], f"{len(names) - shown + 1} others"]
     return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]])) if names else ""
+
+
+def sitting_dict(game: Game, seats: list[Seat], viewer: Viewer, now) -> dict | None:
+    """A live match waiting for its players (issue 20.1): who is seated and here, and what it waits for.
+    Public: everyone at the table and watching sees who has sat down. None once the clocks run."""
+    if not game.sitting_down:
+        return None
+    here = [shown_name(s.user) for s in seats if s.here_at is not None]
+    when = sitting.start_time(game)
+    mine = viewer.seat if viewer.role == "player" else None
+    return {
+        "here": here,
+        "seats": [
+            {"seat": s.number, "name": shown_name(s.user), "here": s.here_at is not None} for s in seats
+        ],
+        "text": f"{len(here)} of {len(seats)} here" + (f": {', '.join(here)}" if here else ""),
+        "waiting_for": sitting.waiting_words(game, seats, now),
+        "clocks_start": setting.sitting(game.settings, setting.CLOCKS_START),
+        "start_time": when.isoformat() if when else None,
+        "absent_at_start": setting.sitting(game.settings, setting.ABSENT_AT_START),
+        "replacing": sitting.start_time_passed(game, now)
+        and setting.sitting(game.settings, setting.ABSENT_AT_START) == setting.ABSENT_REPLACED,
+        "you_are_here": None if mine is None else any(s.pk == mine.pk and s.here_at for s in seats),
+    }
 
 
 def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
@@ -259,6 +285,7 @@ def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
         ],
         "round": round_dict(rnd, now),
         "clock": clock_dict(game, now, viewer) if kind.flow == "turns" else None,
+        "sitting": sitting_dict(game, seats, viewer, now) if kind.flow == "turns" else None,
         "announcements": [e for e in events if e["kind"] == Event.Kind.ANNOUNCEMENT],
         "inbox": [e for e in events if e["kind"] == Event.Kind.REVEAL],
         "state": kind.observation(game, viewer),

@@ -172,6 +172,13 @@ class GameType:
         """A live player's time and reserve ran out; the game decides what follows."""
         return Outcome(state=game.state)
 
+    def on_absent(self, game: Game, seat_numbers: list[int]) -> Outcome:
+        """Players not at the table when the start time came, and the hosts chose that an absent player
+        loses (issue 20.1): the game decides what their loss is, naming its loser through `match_loser` or
+        `elimination_candidate` as it would after a played game. The default: the first absent seat's
+        clock ran out before the first move."""
+        return self.on_clock_expired(game, seat_numbers[0])
+
     def reserve_seconds(self, game: Game) -> float:
         return 0.0
 

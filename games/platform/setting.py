@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 WHOLE = "whole"  # a whole number (JSON integer; true/false is not one)
@@ -19,6 +20,7 @@ NUMBER = "number"  # a whole or decimal number
 SWITCH = "switch"  # true or false
 CHOICE = "choice"  # one of `choices`
 WHOLES = "wholes"  # a list of whole numbers, `length` long when given
+MOMENT = "moment"  # a moment: an ISO 8601 text with its offset (a form takes it in the host's zone)
 
 _MISSING = object()
 MISSING = _MISSING  # what `Setting.value_in` answers for a setting that is absent
@@ -81,6 +83,10 @@ class Setting:
             if not self._in_range(value):
                 return f"{self.name} must be {what}{self._range_words()}, not {shown}."
             return None
+        if self.kind == MOMENT:
+            if moment(value) is None:
+                return f"{self.name} must be a date and time, not {shown}."
+            return None
         if self.kind == WHOLES:
             count = f"{self.length} " if self.length is not None else ""
             wanted = f"{self.name} must be a list of {count}whole numbers{self._range_words()}"
@@ -97,6 +103,73 @@ class Setting:
             or (self.above is not None and value <= self.above)
             or (self.most is not None and value > self.most)
         )
+
+
+def moment(value: Any) -> datetime | None:
+    """A MOMENT setting's value as an aware datetime; None when it is not one (or has no offset)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else None
+
+
+# Sitting down at a live match (issue 20.1): the clocks stay stopped until the players say "I'm here". The
+# platform reads these three settings of every game that plays on turn clocks; each such game lists them
+# among its own (`sitting_down(...)`), with the sentence its rulings read for an absent player.
+CLOCKS_START = "clocks_start"
+WHEN_ALL_HERE = "when all are here"
+AT_START_TIME = "at the start time"
+START_TIME = "start_time"
+ABSENT_AT_START = "absent_at_start"
+ABSENT_LOSES = "loses"
+ABSENT_REPLACED = "is replaced"
+SITTING_DEFAULTS = {CLOCKS_START: WHEN_ALL_HERE, START_TIME: None, ABSENT_AT_START: ABSENT_LOSES}
+
+
+def sitting_down(absent_ruling: str = "") -> list[Setting]:
+    """The sitting-down settings of a live match; `absent_ruling`: the sentence of the game's rules its
+    rulings read for a player who is not there at the start time."""
+    return [
+        Setting(
+            CLOCKS_START,
+            CHOICE,
+            WHEN_ALL_HERE,
+            'When the clocks start: "when all are here" (the last player\'s "I\'m here" starts them), or '
+            '"at the start time" (below).',
+            choices=(WHEN_ALL_HERE, AT_START_TIME),
+        ),
+        Setting(
+            START_TIME,
+            MOMENT,
+            None,
+            "The start time, in your time zone. Whoever is not here then is absent: with the clocks "
+            '"when all are here" it is optional (without one the match waits for everyone).',
+        ),
+        Setting(
+            ABSENT_AT_START,
+            CHOICE,
+            ABSENT_LOSES,
+            "A player absent at the start time loses, or is replaced by a player the hosts name.",
+            choices=(ABSENT_LOSES, ABSENT_REPLACED),
+            ruling=absent_ruling,
+        ),
+    ]
+
+
+def sitting_problems(settings: dict) -> list[str]:
+    """What spans the sitting-down settings: the clocks cannot start at a start time that is not set."""
+    if settings.get(CLOCKS_START) == AT_START_TIME and moment(settings.get(START_TIME)) is None:
+        return ['start_time is needed when the clocks start "at the start time".']
+    return []
+
+
+def sitting(settings: dict, key: str) -> Any:
+    """One sitting-down setting of a game (a game made before they existed, or a test game: the default)."""
+    value = settings.get(key, SITTING_DEFAULTS[key])
+    return moment(value) if key == START_TIME else value
 
 
 def problems(settings: dict, described: Iterable[Setting]) -> list[str]:

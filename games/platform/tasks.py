@@ -16,6 +16,7 @@ from .people import shown_name
 from .services import notify
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
+from .services.sitting import start_time_came
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
 from .zones import local_text
@@ -46,6 +47,16 @@ def expire_clock(game_id: int, generation: int) -> bool:
         return clock_expire(game_id=game_id, generation=generation)
     except Busy:  # another transaction holds the game: the next sweep finds the clock again
         log.warning("The clock of game %s waited too long for its locks; the next sweep retries", game_id)
+        return False
+
+
+@shared_task(name="games.platform.tasks.start_clocks")
+def start_clocks(game_id: int) -> bool:
+    """A live match's start time came: its clocks start; whoever is absent loses or waits for the hosts."""
+    try:
+        return start_time_came(game_id=game_id)
+    except Busy:  # another transaction holds the game: the next sweep finds the start time again
+        log.warning("The start of game %s waited too long for its locks; the next sweep retries", game_id)
         return False
 
 

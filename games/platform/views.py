@@ -44,7 +44,8 @@ from .observation import (
     visible_games,
 )
 from .people import shown_name
-from .services import live, notify, unread
+from .services import games as game_services
+from .services import live, notify, sitting, unread
 from .services.chat import chat_access, chat_messages, chat_post, chat_read, pair, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
 from .versions import game_row
@@ -89,6 +90,8 @@ def game_page(request, game_id: int):
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
     refused = None
+    if request.method == "POST" and request.htmx and "here" in request.POST:
+        return _here_in_place(request, game, viewer)
     if request.method == "POST":
         refused = _handle_post(request, game, viewer)
         if refused is None:
@@ -239,6 +242,13 @@ def _handle_post(request, game, viewer):
             if viewer.role != "player":
                 raise NotAllowed("Only a player of this game can move.")
             live.action_apply(seat=viewer.seat, payload=json.loads(request.POST["action"]))
+        elif "here" in request.POST:
+            if viewer.role != "player":
+                raise NotAllowed("Only a player seated in this game can say they are here.")
+            sitting.here_say(seat=viewer.seat)
+            messages.success(request, "You are here. The clocks start when everyone is.")
+        elif "host" in request.POST:
+            messages.success(request, _host_action(request, game, viewer))
         elif "op" in request.POST:
             if viewer.role == "spectator":
                 raise NotAllowed("Spectators cannot act in a game.")
@@ -257,6 +267,44 @@ def _handle_post(request, game, viewer):
         # RecursionError: a move's JSON nested thousands deep (the API's parser refuses it past 32 levels).
         messages.error(request, "That request was not understood.")
     return None
+
+
+def _here_in_place(request, game, viewer):
+    """ "I'm here" pressed on a page with its script: answered with the live part as this viewer sees it now
+    (who is here, the clock once it starts), or with the refusal written beside the button."""
+    error = None
+    try:
+        if viewer.role != "player":
+            raise NotAllowed("Only a player seated in this game can say they are here.")
+        sitting.here_say(seat=viewer.seat)
+    except (StateChanged, NotAllowed) as exc:
+        error = exc.message
+    game, viewer = _full_game(game.pk, viewer)
+    context = _page_context(game, observe(game, viewer), None, viewer, feed=True)
+    context["sitting_error"] = error
+    return HttpResponse(_render_cacheable(request, "platform/game.html#live", context, None))
+
+
+def _host_action(request, game, viewer) -> str:
+    """A host's button on the game's page (a live match: pause, resume, give an absent player's seat); the
+    services check that the viewer hosts the game. Returns what happened, in words."""
+    if viewer.role != "host":
+        raise NotAllowed("Only a host of this game can do that.")
+    action = request.POST["host"]
+    if action == "pause":
+        game_services.game_pause(game=game, actor=request.user)
+        return "Paused: every clock is stopped."
+    if action == "resume":
+        game_services.game_resume(game=game, actor=request.user)
+        return "Resumed: the clocks run again."
+    if action == "replace":
+        seat = request.POST.get("seat", "")
+        if not seat.isdigit():
+            raise RulesError("Choose the seat to give.", field="seat")
+        username = request.POST.get("username", "").strip()
+        given = sitting.seat_replace(game=game, seat_number=int(seat), username=username, actor=request.user)
+        return f"Seat {given.number + 1} is now {shown_name(given.user)}'s, who is here."
+    raise RulesError("The hosts have no such button here.", field="host")
 
 
 def game_feed(request, game_id: int):

@@ -55,7 +55,9 @@
   // reserve drawn in steps exactly as the server's settlement draws it (services/clocks.py clock_settle), so
   // the page shows the time the player truly has whether or not the sweep has drawn the step yet: "42s (+ 10m
   // 0s reserve)", then "reserve 27s (+ 9m 0s)", and "time ran out" once the reserve is gone too (the time-out
-  // the sweep or the next move applies). The page never writes the clock: a GET changes nothing, and the poll
+  // the sweep or the next move applies). Counted here rather than settled by the server when a page asks: the
+  // draw is arithmetic on stored numbers, so the browser gets it right without asking, while settling on read
+  // would make every viewer's poll (a GET, mostly answered from the cache) lock the game and write. The poll
   // brings the stored clock whenever a step is drawn (each draw moves the game's version).
   function turnClock(end, reserve, step, inReserve, now) {
     let deadline = end;

@@ -12,12 +12,14 @@ from games.platform.models import Game
 from games.platform.services import games as game_services
 from tests.api_support import api  # noqa: F401
 from tests.arms_race.arms_race_table import ORDERED_DEAL
+from tests.sitting import all_here
 
 NAMES = ["ana", "ben", "cleo", "dev", "eli", "fay", "gus"]
 
 
-def arms_game(season, host, players, *, deal=ORDERED_DEAL, settings=None, seed=2024) -> Game:
-    """Create, seat, deal by hand (unless deal is None) and start an Arms Race game."""
+def arms_game(season, host, players, *, deal=ORDERED_DEAL, settings=None, seed=2024, seated=True) -> Game:
+    """Create, seat, deal by hand (unless deal is None) and start an Arms Race game; with `seated`, every
+    player says "I'm here" and the clocks run (else they wait, stopped)."""
     game = game_services.game_create(
         season=season,
         game_type="arms_race",
@@ -33,7 +35,7 @@ def arms_game(season, host, players, *, deal=ORDERED_DEAL, settings=None, seed=2
         Deal.objects.create(game=game, hands=[list(hand) for hand in deal[: len(players)]])
     game_services.game_start(game=game, actor=host)
     game.refresh_from_db()
-    return game
+    return all_here(game) if seated else game
 
 
 def state_of(game) -> rules.State:

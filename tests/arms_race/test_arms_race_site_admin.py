@@ -10,6 +10,7 @@ from games.arms_race.models import Deal
 from games.platform.kit import RulesError
 from games.platform.services import games as game_services
 from tests.arms_race.arms_race_table import ORDERED_DEAL
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +44,7 @@ def test_a_host_deals_by_hand_and_the_game_plays_that_deal(draft, hank):
     assert response.status_code == 302
     assert Deal.objects.get(game=draft).hands == [list(hand) for hand in ORDERED_DEAL[:3]]
     game_services.game_start(game=draft, actor=hank)
+    all_here(draft)  # the players sit down: the clocks run
     draft.refresh_from_db()
     assert draft.state["hands"] == [list(hand) for hand in ORDERED_DEAL[:3]]
 
@@ -76,6 +78,7 @@ def test_an_unfinished_or_wrong_deal_is_kept_as_a_draft_that_cannot_start(draft,
     assert Deal.objects.filter(game=draft).exists()
     with pytest.raises(RulesError) as refused:
         game_services.game_start(game=draft, actor=hank)
+        all_here(draft)  # the players sit down: the clocks run
     assert refused.value.message == f"The hidden data is not ready: the deal is a draft: {summary}"
 
 
@@ -94,6 +97,7 @@ def test_a_host_of_another_game_cannot_see_or_deal_for_it(draft, make_user):
 def test_the_deal_is_locked_once_the_game_starts(draft, hank):
     Deal.objects.create(game=draft, hands=[list(h) for h in ORDERED_DEAL[:3]])
     game_services.game_start(game=draft, actor=hank)
+    all_here(draft)  # the players sit down: the clocks run
     deal = Deal.objects.get(game=draft)
     client = admin_client(hank)
     page = client.get(reverse("admin:arms_race_deal_change", args=[deal.id]))
@@ -117,5 +121,6 @@ def test_a_demo_game_gets_the_seeds_deal_written_down(draft, hank):
     kind.demo_prepare(draft)
     assert Deal.objects.get(game=draft).hands == shuffled["deal"] and kind.hidden_problems(draft) == []
     game_services.game_start(game=draft, actor=hank)
+    all_here(draft)  # the players sit down: the clocks run
     draft.refresh_from_db()
     assert draft.state["hands"] == shuffled["deal"]

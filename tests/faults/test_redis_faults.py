@@ -17,6 +17,7 @@ from rest_framework.authtoken.models import Token
 from games.platform.models import Event, Game, PendingTask, Round, Submission
 from games.platform.services import games as game_services
 from tests.faults.stack import Stack, wait_until
+from tests.sitting import all_here
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 
@@ -35,6 +36,7 @@ def world(season, hank, alice, bob, charlie):
         for player in (alice, bob):
             game_services.game_seat(game=game, user=player, actor=hank)
         game_services.game_start(game=game, actor=hank)
+        all_here(game)  # the players sit down: the clocks run
     return {
         "tally": tally,
         "duel": duel,

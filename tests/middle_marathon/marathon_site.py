@@ -8,10 +8,12 @@ from games.middle_marathon import rules
 from games.platform.models import Game
 from games.platform.services import games as game_services
 from tests.api_support import api  # noqa: F401
+from tests.sitting import all_here
 
 
-def marathon_game(season, host, blue, red, *, settings=None, seed=2024) -> Game:
-    """Create, seat (seat 0 Blue, seat 1 Red) and start a Middle Marathon."""
+def marathon_game(season, host, blue, red, *, settings=None, seed=2024, seated=True) -> Game:
+    """Create, seat (seat 0 Blue, seat 1 Red) and start a Middle Marathon; with `seated`, both players say
+    "I'm here" and the clocks run (else they wait, stopped)."""
     game = game_services.game_create(
         season=season,
         game_type="middle_marathon",
@@ -25,7 +27,7 @@ def marathon_game(season, host, blue, red, *, settings=None, seed=2024) -> Game:
     game_services.game_seat(game=game, user=red, actor=host)
     game_services.game_start(game=game, actor=host)
     game.refresh_from_db()
-    return game
+    return all_here(game) if seated else game
 
 
 def state_of(game) -> rules.State:

@@ -16,6 +16,7 @@ from games.platform.services.season import pick_submit, tokens_of_life
 from tests.api_support import told
 from tests.middle_marathon.marathon_site import marathon_game, put_state, state_of
 from tests.platform.test_season import play_tally_to_the_end
+from tests.sitting import all_here
 from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +30,7 @@ def death_match(season, hank, candidate, opponent) -> Game:
     for user in (candidate, opponent):
         game_services.game_seat(game=mm, user=user, actor=hank)
     game_services.game_start(game=mm, actor=hank)
+    all_here(mm)  # the players sit down: the clocks run
     play_tally_to_the_end(mm, {candidate: 0, opponent: 2})
     pick = DeathMatchPick.objects.get(main_match=mm)
     pick_submit(pick=pick, user=candidate, opponent=opponent)
@@ -37,6 +39,7 @@ def death_match(season, hank, candidate, opponent) -> Game:
     dm.settings = {**dm.settings, "reserve_seconds": 30}
     dm.save(update_fields=["settings"])
     game_services.game_start(game=dm, actor=hank)
+    all_here(dm)  # the players sit down: the clocks run
     dm.refresh_from_db()
     return dm
 

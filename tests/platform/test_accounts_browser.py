@@ -156,3 +156,37 @@ def test_a_visitor_reads_times_in_their_browsers_zone_named(tally, alice, browse
         shoot(page, "visitor-times")
     finally:
         context.close()
+
+
+def test_without_the_script_a_pages_times_and_countdowns_are_in_the_chosen_zone(
+    tally, alice, browser, live_server
+):
+    # The game page's body is kept in the page cache with each time a mark, written in the viewer's zone
+    # as it is served: a browser that runs no script reads them, the countdown's deadline too, in alice's.
+    from django.conf import settings
+    from django.test import Client
+
+    from games.platform.services.profiles import profile_save
+
+    profile_save(user=alice, time_zone="Asia/Kolkata")
+    client = Client()
+    client.force_login(alice)
+    context = browser.new_context(viewport={"width": 390, "height": 900}, java_script_enabled=False)
+    try:
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        page = context.new_page()
+        for _ in range(2):  # rendered, then from the page cache
+            page.goto(live_server.url + reverse("game", args=[tally.id]))
+            closes = local_text(tally.rounds.get(number=0).closes_at, ZoneInfo("Asia/Kolkata"))
+            assert page.inner_text("#live time.countdown") == f"closes at {closes}"
+            assert "(UTC)" not in page.inner_text("main")
+    finally:
+        context.close()

@@ -17,6 +17,7 @@ from games.platform.services import games as game_services
 from games.platform.services.chat import chat_post
 from games.platform.services.rounds import submission_save
 from tests.conftest import seat_of
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 
@@ -28,6 +29,7 @@ def duel_of(season, hank, first, second, name="Duel"):
     game_services.game_seat(game=game, user=first, actor=hank)
     game_services.game_seat(game=game, user=second, actor=hank)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 

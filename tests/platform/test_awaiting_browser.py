@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from games.platform.services import games as game_services
 from games.platform.services.rounds import submission_save
 from tests.conftest import seat_of
+from tests.sitting import all_here
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = os.environ.get("GENIUS_SHOTS")  # a folder: the test leaves its screenshots there to look at
@@ -24,6 +25,7 @@ def duel_of(season, hank, first, second, name):
     game_services.game_seat(game=game, user=first, actor=hank)
     game_services.game_seat(game=game, user=second, actor=hank)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     return game
 
 

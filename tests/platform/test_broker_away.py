@@ -11,6 +11,7 @@ from kombu.exceptions import OperationalError
 from games.platform import enqueue
 from games.platform.models import Event, PendingTask, TurnClock, Webhook
 from games.platform.services import games as game_services
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 
@@ -23,6 +24,7 @@ def duel(season, hank, alice, bob):
     game_services.game_seat(game=game, user=alice, actor=hank)
     game_services.game_seat(game=game, user=bob, actor=hank)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 

@@ -15,6 +15,7 @@ from games.platform.services import games as game_services
 from games.platform.services.clocks import seconds_left
 from games.platform.services.live import action_apply
 from tests.conftest import seat_of
+from tests.sitting import all_here
 from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,7 @@ def duel(season, hank, alice, bob):
         game_services.game_seat(game=game, user=alice, actor=hank)
         game_services.game_seat(game=game, user=bob, actor=hank)
         game_services.game_start(game=game, actor=hank)
+        all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from games.platform.models import AuditLog, Event, Game, NotificationPreference, Round
 from games.platform.services import games as game_services
 from games.platform.services.rounds import submission_save
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 
@@ -48,6 +49,7 @@ def running(season, hank, alice, bob):
         for user in (alice, bob):
             game_services.game_seat(game=game, user=user, actor=hank)
         game_services.game_start(game=game, actor=hank)
+        all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 
@@ -222,6 +224,7 @@ def test_the_console_reads_the_same_number_of_queries_for_two_players_or_nine(
             for user in players:
                 game_services.game_seat(game=game, user=user, actor=hank)
             game_services.game_start(game=game, actor=hank)
+            all_here(game)  # the players sit down: the clocks run
         for seat in game.seats.all():
             submission_save(seat=seat, round_number=0, payload={"number": 1}, final=seat.number % 2 == 0)
         client.force_login(hank)
@@ -238,6 +241,7 @@ def test_a_live_matchs_console_says_whose_move_it_is_and_until_when(client, seas
         for user in (alice, bob):
             game_services.game_seat(game=duel, user=user, actor=hank)
         game_services.game_start(game=duel, actor=hank)
+        all_here(duel)  # the players sit down: the clocks run
     client.force_login(hank)
     page = console_of(client, duel)
     assert "alice is to move (turn) until Mon 12:01 UTC" in page
@@ -261,6 +265,7 @@ def test_after_a_retry_the_console_no_longer_shows_the_old_traceback(
         for user in (alice, bob):
             game_services.game_seat(game=game, user=user, actor=hank)
         game_services.game_start(game=game, actor=hank)
+        all_here(game)  # the players sit down: the clocks run
     client.force_login(hank)
     press(client, game, "resolve")
     page = console_of(client, game)

@@ -18,6 +18,7 @@ from games.platform.services.rounds import submission_save
 from games.platform.zones import local_text
 from tests.api_support import submit
 from tests.conftest import seat_of
+from tests.sitting import all_here
 from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
@@ -30,6 +31,7 @@ def make_game(season, hank, players, game_type="tally", **settings):
     for player in players:
         game_services.game_seat(game=game, user=player, actor=hank)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 
@@ -139,7 +141,7 @@ def test_a_game_whose_rows_a_stuck_transaction_holds_delays_no_other_games_deadl
     assert still_held, "the sweep waited for the stuck game instead of passing it by"
     assert swept["resolved"] == 2 and swept["clocks"] == 1
     # Nothing was queued for the held game: a task would only wait for its rows and give up, once a sweep.
-    assert swept["queued"] == {"rounds": 2, "clocks": 1}
+    assert swept["queued"] == {"rounds": 2, "clocks": 1, "starts": 0}
     for game in others:
         assert Round.objects.get(game=game, number=0).status == Round.Status.RESOLVED
     rnd = Round.objects.get(game=stuck, number=0)

@@ -76,10 +76,10 @@ def reserve_of(page, seat: int) -> str:
 def test_the_reserve_counts_on_every_screen_and_a_drawn_step_reaches_them_within_two_seconds(
     season, hank, alice, bob, page_as, live_server
 ):
-    # 10 s a turn, then 10 s of reserve drawn 5 s at a time: short clocks, the rules' own arithmetic.
+    # 12 s a turn, then 10 s of reserve drawn 5 s at a time: short clocks, the rules' own arithmetic.
     settings = {
         **default_settings(),
-        "turn_seconds": 10,
+        "turn_seconds": 12,
         "reserve_seconds": 10,
         "reserve_increment_seconds": 5,
     }
@@ -96,7 +96,7 @@ def test_the_reserve_counts_on_every_screen_and_a_drawn_step_reaches_them_within
 
     # The turn time runs out and no worker draws the reserve: every page counts it, as the draw will.
     for page in (opponent, spectator, player):
-        page.wait_for_function(f"() => /^reserve \\d+s \\(\\+ 5s\\)$/.test({CLOCK_TEXT})", timeout=12000)
+        page.wait_for_function(f"() => /^reserve \\d+s \\(\\+ 5s\\)$/.test({CLOCK_TEXT})", timeout=15000)
         assert "closing" not in page.locator("#turn").inner_text()
     assert timezone.now() > TurnClock.objects.get(game=game).deadline
     assert reserve_of(opponent, 0) == "0:10"  # what is stored: nothing was drawn yet

@@ -13,6 +13,7 @@ from games.platform.models import NotificationPreference
 from games.platform.services.live import action_apply
 from games.platform.services.rounds import round_resolve
 from tests.conftest import seat_of
+from tests.sitting import all_here
 from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
@@ -54,6 +55,7 @@ def test_your_turn_is_sent_when_the_move_passes(season, hank, alice, bob, django
     game_services.game_seat(game=game, user=bob, actor=hank)
     with django_capture_on_commit_callbacks(execute=True):
         game_services.game_start(game=game, actor=hank)
+        all_here(game)  # the players sit down: the clocks run
     with django_capture_on_commit_callbacks(execute=True):
         action_apply(seat=seat_of(game, alice), payload={"say": 1})
     assert subjects() == [("alice@example.com", "Duel: your turn"), ("bob@example.com", "Duel: your turn")]
@@ -91,4 +93,5 @@ def test_the_your_turn_email_links_to_the_game(season, hank, alice, bob, django_
     game_services.game_seat(game=game, user=bob, actor=hank)
     with django_capture_on_commit_callbacks(execute=True):
         game_services.game_start(game=game, actor=hank)
+        all_here(game)  # the players sit down: the clocks run
     assert [m.body.splitlines()[-1] for m in mail.outbox] == [f"http://localhost:8000/games/{game.id}/"]

@@ -17,6 +17,7 @@ from games.platform.models import Event, Submission
 from games.platform.services import games as game_services
 from genius.cache import RedisCache
 from tests.conftest import seat_of
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 
@@ -45,6 +46,7 @@ def duel(season, hank, alice, bob):
     game_services.game_seat(game=game, user=alice, actor=hank)
     game_services.game_seat(game=game, user=bob, actor=hank)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 

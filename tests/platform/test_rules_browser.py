@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from games.platform.services import games as game_services
+from tests.sitting import all_here
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -49,6 +50,7 @@ def test_a_player_opens_the_rules_from_the_game_page(season, hank, alice, bob, p
     game_services.game_seat(game=duel, user=alice, actor=hank)
     game_services.game_seat(game=duel, user=bob, actor=hank)
     game_services.game_start(game=duel, actor=hank)
+    all_here(duel)  # the players sit down: the clocks run
     page = page_as(alice, width=390)
     page.goto(live_server.url + reverse("game", args=[duel.id]))
     page.get_by_role("link", name="Rules of Middle Marathon").click()

@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.platform import registry
 from games.platform.guides import to_html
 from games.platform.services import games as game_services
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 GAMES = {
@@ -72,6 +73,7 @@ def test_the_game_page_the_season_and_the_home_page_link_to_the_rules(
     game_services.game_seat(game=duel, user=alice, actor=hank)
     game_services.game_seat(game=duel, user=bob, actor=hank)
     game_services.game_start(game=duel, actor=hank)
+    all_here(duel)  # the players sit down: the clocks run
     client.force_login(alice)
     rules = reverse("rules", args=["middle_marathon"])
     game_page = client.get(reverse("game", args=[duel.id])).content.decode()

@@ -20,6 +20,7 @@ from games.platform.zones import local_text
 from tests.api_support import api, told
 from tests.conftest import seat_of
 from tests.platform.admin_support import game_form
+from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
 
@@ -78,6 +79,7 @@ def test_the_ec_to_dm_flow_end_to_end(season, hank, alice, bob, charlie, make_us
     for user in (alice, bob, charlie, dora):
         game_services.game_seat(game=mm, user=user, actor=hank)
     game_services.game_start(game=mm, actor=hank)
+    all_here(mm)  # the players sit down: the clocks run
     play_tally_to_the_end(mm, {alice: 1, bob: 5, charlie: 3, dora: 4})
 
     # alice scored least: she is the EC; dora holds a ToL and cannot be picked.
@@ -98,6 +100,7 @@ def test_the_ec_to_dm_flow_end_to_end(season, hank, alice, bob, charlie, make_us
     dm = Game.objects.get(pk=created.json()["death_match"])
     assert sorted(dm.seats.values_list("user__username", flat=True)) == ["alice", "charlie"]
     game_services.game_start(game=dm, actor=hank)
+    all_here(dm)  # the players sit down: the clocks run
     dm.refresh_from_db()
     with time_machine.travel(dm.started_at + timedelta(hours=1)):
         from tests.sweeping import sweep
@@ -121,11 +124,13 @@ def test_a_token_of_life_is_spent_instead_of_elimination(season, hank, alice, bo
     for user in (alice, bob):
         game_services.game_seat(game=mm, user=user, actor=hank)
     game_services.game_start(game=mm, actor=hank)
+    all_here(mm)  # the players sit down: the clocks run
     play_tally_to_the_end(mm, {alice: 0, bob: 2})
     pick = DeathMatchPick.objects.get(main_match=mm)
     pick_submit(pick=pick, user=alice, opponent=bob)
     dm = death_match_create(pick=pick, actor=hank)
     game_services.game_start(game=dm, actor=hank)
+    all_here(dm)  # the players sit down: the clocks run
     dm.refresh_from_db()
     # alice moves first and lets her time and reserve run out: she loses the Death Match.
     with time_machine.travel(dm.started_at + timedelta(hours=2)):
@@ -147,6 +152,7 @@ def test_the_pick_is_refused_after_its_deadline_and_the_hosts_override_it(season
     for user in (alice, bob):
         game_services.game_seat(game=mm, user=user, actor=hank)
     game_services.game_start(game=mm, actor=hank)
+    all_here(mm)  # the players sit down: the clocks run
     play_tally_to_the_end(mm, {alice: 0, bob: 2})
     pick = DeathMatchPick.objects.get(main_match=mm)
     with time_machine.travel(pick.deadline + timedelta(seconds=1)):
@@ -224,6 +230,7 @@ def test_the_pick_page_tells_a_candidate_with_nobody_to_pick_that_the_hosts_deci
     for user in (alice, bob):
         game_services.game_seat(game=mm, user=user, actor=hank)
     game_services.game_start(game=mm, actor=hank)
+    all_here(mm)  # the players sit down: the clocks run
     play_tally_to_the_end(mm, {alice: 0, bob: 2})
     client = Client()
     client.force_login(alice)

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games.platform.models import DeathMatchPick, Game, LedgerAccount, SeasonPlayer
 from tests.api_support import told
+from tests.sitting import sit_down_in
 from tests.sweeping import sweep
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -259,9 +260,12 @@ def test_a_season_from_a_horse_race_to_an_elimination(make_user, live_server, pa
         assert {s.user.username for s in dm.seats.all()} == {"ivy", "hal"}
         host.run("platform/game", [dm.id], "start", "Start Death Match after Main Match 1: done.")
 
-        # The two play it live, each on their own page, to the end of the race.
+        # The two sit down ("I'm here": the clocks wait for both) and play it live, each on their own page,
+        # to the end of the race.
         hal = page_as(players["hal"])
         dm_url = url + reverse("game", args=[dm.id])
+        for page in (ivy, hal):
+            sit_down_in(page, dm_url)
         moves = play_the_death_match({"ivy": ivy, "hal": hal}, dm_url, random.Random(2606))
         dm.refresh_from_db()
         assert dm.status == Game.Status.FINISHED and moves > 10
@@ -316,6 +320,8 @@ def death_match_lost_on_the_clock(host: Host, main: Game, candidate, opponent, u
     host.run("platform/game", [dm.id], "start", f"Start {dm.name}: done.")
     dm_url = url + reverse("game", args=[dm.id])
     for page in (candidate, opponent):
+        sit_down_in(page, dm_url)  # the clocks start when both are here
+    for page in (candidate, opponent):
         page.goto(dm_url)
         page.wait_for_selector("button[name=action]", timeout=10000)  # the opponent's by polling
         while page.locator("button[name=action]").count():
@@ -348,6 +354,8 @@ def test_a_season_from_an_arms_race_to_a_token_of_life_spent(make_user, live_ser
     # Each attacker tells the truth about their first card; each target calls "truth" and is right.
     game_url = url + reverse("game", args=[arms.id])
     pages = {name: page_as(players[name], width=390) for name in names}
+    for page in pages.values():
+        sit_down_in(page, game_url)  # the clocks start when all three are here
     for turn in range(len(names) * 2 + 1):
         acted = False
         for page in pages.values():

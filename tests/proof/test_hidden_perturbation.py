@@ -32,6 +32,7 @@ from tests.proof.test_no_leaks import (
     htmx_targets,
     poisoning_order,
 )
+from tests.sitting import all_here
 from tests.toy_game import Tally, TallyDuel
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +83,7 @@ def running_game(kind, make_user):
         game_services.game_seat(game=game, user=user, actor=hank)
     kind.demo_prepare(game)
     game_services.game_start(game=game, actor=hank)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     world = World(games=[game], seasons=[season, other_season])
     world.hosts[game.id] = {hank.id}

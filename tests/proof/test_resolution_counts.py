@@ -35,6 +35,7 @@ from games.platform import registry
 from games.platform.models import Game, Round, Seat
 from games.platform.services import games as game_services
 from games.platform.services import live, rounds
+from tests.sitting import all_here
 from tests.toy_game import Tally, TallyDuel
 
 pytestmark = pytest.mark.django_db
@@ -270,6 +271,7 @@ def game_ready(slug: str, *, season, host, users) -> Game:
         game_services.game_seat(game=game, user=user, actor=host)
     kind.demo_prepare(game)
     game_services.game_start(game=game, actor=host)
+    all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
     return game
 

@@ -4,6 +4,7 @@ from games.platform.kit import RulesError
 
 from .attack import WILD
 from .codec import state_from_json, state_to_json
+from .ending import end_absent
 from .flow import new_game
 from .play import apply, apply_timeout, legal_actions, pending, timeout_action, validate
 from .settings import HAND_SIZE, PLAYERS, ROUNDS, WILD_CARD_PRICE, WOUNDS_TO_LOSE, Settings
@@ -45,6 +46,7 @@ __all__ = [
     "Weapon",
     "apply",
     "apply_timeout",
+    "end_absent",
     "full_view",
     "legal_actions",
     "new_game",

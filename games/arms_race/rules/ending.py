@@ -103,3 +103,25 @@ def end_after_nine_rounds(state: State) -> tuple[State, list]:
     )
     data = {"event": "game_over", "reason": "nine_rounds", "loser": loser, "winners": [], "tiebreak": how}
     return replace(state, phase=Phase.OVER, flight=None, outcome=outcome), [Announce(text, data)]
+
+
+def end_absent(state: State, seats: list[int]) -> tuple[State, list]:
+    """Players not at the table at the start time, when the hosts chose that an absent player loses: the
+    game ends before its first attack and an absent player is the sole loser (several absent: one drawn from
+    the seed among them). Nobody wins and nothing is awarded, as after nine rounds: nobody played a weapon.
+    docs/rulings/arms_race.md, "An absent player"."""
+    absent = sorted(set(seats))
+    how = ""
+    loser = absent[0]
+    if len(absent) > 1:
+        loser = chance.for_tiebreak(state.seed).choice(absent)
+        how = f"a random draw among {', '.join(who(state, s) for s in absent)}"
+    outcome = Outcome("absent", loser, (), None, None, how)
+    text = (
+        f"{', '.join(who(state, s) for s in absent)} {'was' if len(absent) == 1 else 'were'} not there "
+        f"at the start time. {who(state, loser)} is the sole loser"
+        + (f", settled by {how}" if how else "")
+        + ". No winners, no awards."
+    )
+    data = {"event": "game_over", "reason": "absent", "loser": loser, "winners": [], "tiebreak": how}
+    return replace(state, phase=Phase.OVER, flight=None, outcome=outcome), [Announce(text, data)]

@@ -4,7 +4,7 @@ from .abilities import options, prompt, told_discard
 from .codec import state_from_json, state_to_json
 from .perturb import perturb_hidden
 from .pieces import NEUTRAL, PIECES, name, owner, parse_piece
-from .play import apply, check_action, legal_actions, pending, timeout
+from .play import absent, apply, check_action, legal_actions, pending, timeout
 from .scoring import decide_winner, final_order, placements, seat_scores
 from .settings import Settings
 from .state import FULL_DECK, State, Task, new_game
@@ -19,6 +19,7 @@ __all__ = [
     "Settings",
     "State",
     "Task",
+    "absent",
     "apply",
     "check_action",
     "decide_winner",

@@ -116,6 +116,34 @@ def apply(state: State, seat: int, action: dict[str, Any]) -> tuple[State, list]
     return state, events
 
 
+def absent(state: State, seats: list[int]) -> tuple[State, list]:
+    """Players not at the table at the start time, when the hosts chose that an absent player loses: read
+    as "Running out of reserve time is an instant loss" before the first move (docs/rulings: an absent
+    player). One absent: the other wins. Both absent: nobody wins and nobody is named; the DMO decides."""
+    if state.result is not None:
+        raise RulesError("The game is over.")
+    state = copy.deepcopy(state)
+    events: list = []
+    state.stack.clear()
+    winner = 1 - seats[0] if len(set(seats)) == 1 else None
+    who = " and ".join(seat_name(seat) for seat in sorted(set(seats)))
+    state.result = {
+        "winner": winner,
+        "draw": False,
+        "reason": f"{who} {'was' if winner is not None else 'were'} not there at the start time",
+        "ended_because": "absent",
+        "scores": None,
+        "order": None,
+        "placements": None,
+    }
+    if winner is None:
+        text = f"{who} were not there at the start time. Nobody wins: the DMO decides."
+    else:
+        text = f"{who} was not there at the start time and loses. {seat_name(winner)} wins."
+    say(state, events, text, winner=winner, absent=sorted(set(seats)))
+    return state, events
+
+
 def timeout(state: State, seat: int) -> tuple[State, list]:
     """`seat`'s reserve time ran out: "Running out of reserve time is an instant loss"."""
     if state.result is not None:

@@ -23,7 +23,7 @@ from ..observation import current_round, reading, seats_with_players
 from ..people import label
 from ..registry import Viewer
 from ..services import games as game_services
-from ..services import rounds
+from ..services import rounds, sitting
 from ..services.audit import audit
 from ..services.events import announcement_post
 from ..services.live import operation_run
@@ -109,6 +109,12 @@ def console(game: Game, hidden_link: str = "") -> dict:
                         kind.describe_submission(game, saved.payload),
                     )
                 )
+        elif kind.flow == "turns" and game.sitting_down:
+            # The players sit down: no clock runs yet; who is here, and what the match waits for.
+            for seat in seats:
+                here = "here" if seat.here_at is not None else "not here yet"
+                rows.append(SeatRow(seat.number + 1, label(seat.user), here))
+            turn_words = sitting.waiting_words(game, seats, now)
         else:
             clock = TurnClock.objects.filter(game=game).first() if kind.flow == "turns" else None
             live = clock is not None and clock.seat_id is not None and game.status == Game.Status.RUNNING

@@ -11,11 +11,13 @@ in one JSON box.
 from __future__ import annotations
 
 import copy
+from datetime import UTC, datetime
 
 from django import forms
+from django.utils import timezone
 from django.utils.html import format_html
 
-from ..setting import CHOICE, MISSING, NUMBER, SWITCH, WHOLE, WHOLES, Setting
+from ..setting import CHOICE, MISSING, MOMENT, NUMBER, SWITCH, WHOLE, WHOLES, Setting, moment
 
 PREFIX = "set__"
 
@@ -47,6 +49,19 @@ class WholesField(forms.CharField):
             raise forms.ValidationError("Type whole numbers separated by commas, like 30, 60, 90.") from None
 
 
+class MomentField(forms.DateTimeField):
+    """A moment typed in the host's own zone (the page's active zone, named in the help), kept in UTC."""
+
+    widget = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+    def prepare_value(self, value):
+        if isinstance(value, str):
+            value = moment(value)
+        if isinstance(value, datetime):
+            return timezone.localtime(value).strftime("%Y-%m-%dT%H:%M")
+        return value
+
+
 def setting_field(setting: Setting) -> forms.Field:
     """The form field of one setting; its range is checked by the setting itself (one set of words)."""
     common = {"label": setting.name.replace("_", " ").capitalize(), "help_text": _help(setting)}
@@ -62,6 +77,11 @@ def setting_field(setting: Setting) -> forms.Field:
         return forms.ChoiceField(choices=[(str(c), str(c)) for c in setting.choices], **common)
     if setting.kind == WHOLES:
         return WholesField(required=False, **common)
+    if setting.kind == MOMENT:
+        zone = timezone.get_current_timezone_name()
+        message = {"invalid": f"{setting.name} must be a date and time, like 2026-11-24 20:00."}
+        common["help_text"] = format_html("{} (Times here are in {}.)", common["help_text"], zone)
+        return MomentField(required=False, error_messages=message, **common)
     raise ValueError(f"unknown kind of setting: {setting.kind}")
 
 
@@ -71,6 +91,8 @@ def from_field(setting: Setting, value):
         return int(value)
     if setting.kind == CHOICE:
         return next((c for c in setting.choices if str(c) == value), value)
+    if setting.kind == MOMENT and isinstance(value, datetime):
+        return value.astimezone(UTC).isoformat()
     return value
 
 

@@ -28,6 +28,12 @@ class ObservationOut(serializers.Serializer):
     players = serializers.ListField(child=serializers.DictField())
     round = serializers.DictField(allow_null=True)
     clock = serializers.DictField(allow_null=True)
+    sitting = serializers.DictField(
+        allow_null=True,
+        help_text='A live match waiting for its players: who is here (`seats`, `text`: "2 of 7 here: ann, '
+        "ben\"), what it waits for (`waiting_for`), the hosts' choices (`clocks_start`, `start_time`, "
+        "`absent_at_start`) and, for a player, `you_are_here`. Null once the clocks run.",
+    )
     announcements = serializers.ListField(child=serializers.DictField())
     inbox = serializers.ListField(child=serializers.DictField())
     state = serializers.DictField()
@@ -78,6 +84,11 @@ class ExtendIn(serializers.Serializer):
 
 class SeatIn(serializers.Serializer):
     username = serializers.CharField()
+
+
+class ReplaceIn(serializers.Serializer):
+    seat = serializers.IntegerField(min_value=0, help_text="The absent player's seat number (0 is seat 1).")
+    username = serializers.CharField(help_text="The player who takes the seat; they are here at once.")
 
 
 class GameCreateIn(serializers.Serializer):
@@ -182,7 +193,7 @@ class AwaitingOut(serializers.Serializer):
     game = serializers.IntegerField()
     game_name = serializers.CharField()
     need = serializers.ChoiceField(
-        choices=["your_turn", "decision", "pick", "not_submitted", "saved_not_final"],
+        choices=["sit_down", "your_turn", "decision", "pick", "not_submitted", "saved_not_final"],
         help_text="What the game needs from you",
     )
     text = serializers.CharField(help_text='In words: "Round 3: not submitted", "Your turn"')

@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:game_id>/feed/", views.FeedApi.as_view(), name="api-feed"),
     path("games/<int:game_id>/submission/", views.SubmissionApi.as_view(), name="api-submission"),
     path("games/<int:game_id>/action/", views.ActionApi.as_view(), name="api-action"),
+    path("games/<int:game_id>/here/", views.HereApi.as_view(), name="api-here"),
     path("games/<int:game_id>/ops/<slug:name>/", views.OperationApi.as_view(), name="api-operation"),
     path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.ChatApi.as_view(), name="api-chat"),
     path("games/<int:game_id>/pick/", views.PickApi.as_view(), name="api-pick"),
@@ -37,4 +38,5 @@ urlpatterns = [
     path("games/<int:game_id>/host/retry/", views.HostRetryApi.as_view(), name="api-host-retry"),
     path("games/<int:game_id>/host/start/", views.HostStartApi.as_view(), name="api-host-start"),
     path("games/<int:game_id>/host/seat/", views.HostSeatApi.as_view(), name="api-host-seat"),
+    path("games/<int:game_id>/host/replace/", views.HostReplaceApi.as_view(), name="api-host-replace"),
 ]

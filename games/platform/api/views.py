@@ -30,7 +30,7 @@ from ..observation import (
 )
 from ..people import shown_name
 from ..services import games as game_services
-from ..services import live, rounds
+from ..services import live, rounds, sitting
 from ..services import season as season_services
 from ..services.chat import chat_access, chat_messages, chat_post, chat_read, chats_mute, require_player
 from ..services.death_match import death_match_create
@@ -216,6 +216,21 @@ class ActionApi(APIView):
         return Response(observe(game, viewer))
 
 
+class HereApi(APIView):
+    permission_classes = [permissions.IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={200: s.ObservationOut, 403: s.DetailOut, 409: s.DetailOut},
+        summary='Say "I\'m here": sit down at a live match, whose clocks wait for every seat',
+    )
+    def post(self, request, game_id: int):
+        game, viewer = game_for(request, game_id)
+        seat = player_seat(viewer)
+        game = sitting.here_say(seat=seat)
+        return Response(observe(game, viewer))
+
+
 class OperationApi(APIView):
     permission_classes = [permissions.IsAuthenticated]
 
@@ -309,6 +324,26 @@ class HostSeatApi(HostApi):
         except RulesError as exc:
             # The service speaks of the user; here the field is the username the host typed.
             raise RulesError(exc.message, field="username" if exc.field == "user" else exc.field) from exc
+        return Response(observe(game, viewer))
+
+
+class HostReplaceApi(HostApi):
+    @extend_schema(
+        request=s.ReplaceIn,
+        responses={200: s.ObservationOut, 409: s.DetailOut},
+        summary="Give an absent player's seat to another player (before the clocks start)",
+    )
+    def post(self, request, game_id: int):
+        game, viewer = self.host_game(request, game_id)
+        data = s.ReplaceIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        sitting.seat_replace(
+            game=game,
+            seat_number=data.validated_data["seat"],
+            username=data.validated_data["username"],
+            actor=request.user,
+        )
+        game.refresh_from_db()
         return Response(observe(game, viewer))
 
 

@@ -52,12 +52,16 @@ def clock_sync(*, game: Game, now=None, bump: bool = False) -> TurnClock:
             banked[str(clock_seat_number(clock))] = max((clock.deadline - now).total_seconds(), 0)
         deadline = now + timedelta(seconds=pending.seconds + banked.pop(str(seat.number), 0))
     clock.turn_key = pending.turn_key
-    if clock.seat_id != seat.pk:
+    waiting = game.clocks_started_at is None  # the players are sitting down: the clock stays stopped
+    if clock.seat_id != seat.pk and not waiting:
         enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind, clock.generation + 1)
     clock.banked = banked
     clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
-    if game.paused_at:
+    if game.paused_at or waiting:
         clock.remaining_when_paused = deadline - now
+    if waiting:
+        # No deadline: no sweep finds it, and the first allowance waits whole (services/sitting.py).
+        clock.deadline = None
     clock.generation += 1
     clock.save()
     if bump:

@@ -19,6 +19,7 @@ from .events import bump_version, events_write
 from .hosts import require_host
 from .locks import one_game_at_a_time
 from .rounds import all_final, round_open
+from .sitting import start_time_set
 
 
 @transaction.atomic
@@ -97,9 +98,15 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
         game=game, events=[Announce(f"{game.name} has started."), committed, *outcome.events], actor=actor
     )
     if kind.flow == "rounds":
+        game.clocks_started_at = now
+        game.save(update_fields=["clocks_started_at"])
         round_open(game=game, number=kind.first_round(game), now=now)
     else:
-        Seat.objects.filter(game=game).update(reserve_seconds=kind.reserve_seconds(game))
+        # A live match opens with its clocks stopped, until its players sit down (services/sitting.py).
+        game.clocks_started_at = None
+        start_time_set(game)
+        game.save(update_fields=["clocks_started_at", "clocks_start_at"])
+        Seat.objects.filter(game=game).update(reserve_seconds=kind.reserve_seconds(game), here_at=None)
         clock_sync(game=game, now=now)
     audit(action="game_start", actor=actor, game=game)
     return game
@@ -147,7 +154,8 @@ def game_resume(*, game: Game, actor=None, now=None) -> Game:
             # The last "final" came while the game was paused, and could not close the round then.
             enqueue.resolve_round(rnd.pk, True)
     clock = TurnClock.objects.select_for_update().filter(game=game).first()
-    if clock and clock.remaining_when_paused is not None:
+    # A clock whose players are still sitting down stays stopped: the last "I'm here" starts it.
+    if clock and clock.remaining_when_paused is not None and game.clocks_started_at is not None:
         clock.deadline = now + clock.remaining_when_paused
         clock.remaining_when_paused = None
         clock.save(update_fields=["deadline", "remaining_when_paused"])
@@ -192,7 +200,8 @@ def game_settings_update(*, game: Game, settings: dict, actor=None) -> Game:
         raise RulesError("; ".join(problems), field="settings")
     before = game.settings
     game.settings = merged
-    game.save(update_fields=["settings"])
+    start_time_set(game)  # a start time set (or moved) while the players sit down
+    game.save(update_fields=["settings", "clocks_start_at"])
     bump_version(game)
     audit(action="game_settings", actor=actor, game=game, before=before, after=merged)
     return game

@@ -19,6 +19,7 @@ from ..people import shown_name
 from ..zones import local_text
 from .clocks import TimedOut, clock_settle, clock_sync
 from .outcomes import outcome_apply
+from .sitting import not_started_refusal
 
 
 def action_apply(*, seat: Seat, payload: dict, now=None) -> Game:
@@ -40,6 +41,8 @@ def _move(*, seat: Seat, payload: dict, now=None) -> tuple[Game, TimedOut | None
         raise StateChanged("The game is not running.")
     if game.paused_at:
         raise StateChanged("The hosts paused the game; moves wait for the resume.")
+    if game.clocks_started_at is None:
+        raise not_started_refusal(game)
     now = now or timezone.now()  # taken with the game locked: the moment the move arrives
     # A step drawn here is shown with the move (its outcome moves the version), or not at all: a refused move
     # rolls the draw back too, and the sweep draws it.
@@ -90,6 +93,8 @@ def _operation(
         raise StateChanged("The game is not running.")
     now = now or timezone.now()
     turns = registry.get(game.game_type).flow == "turns"
+    if turns and game.clocks_started_at is None:
+        raise not_started_refusal(game)
     if turns:
         ran_out = clock_settle(game=game, now=now)
         if ran_out is not None:

@@ -1,4 +1,5 @@
-"""The deadline sweep: every due round, clock and reminder found by query and handed on; safe to re-run.
+"""The deadline sweep: every due round, clock, start time and reminder found by query and handed on; safe to
+re-run.
 
 The sweep itself resolves nothing: it queues one task per due round and per due clock, earliest deadline
 first, and each runs in a transaction of its own with bounded lock waits (services/locks.py). A round or
@@ -56,6 +57,23 @@ def due_clocks(now) -> list[tuple[int, int]]:
     return [(clock.game_id, clock.generation) for clock in due]
 
 
+@transaction.atomic
+def due_starts(now) -> list[int]:
+    """Live matches whose start time came while their players sit down, earliest first (issue 20.1)."""
+    due = (
+        Game.objects.select_for_update(skip_locked=True, no_key=True)
+        .only("id")
+        .filter(
+            status=Game.Status.RUNNING,
+            clocks_started_at__isnull=True,
+            clocks_start_at__lte=now,
+            paused_at__isnull=True,
+        )
+        .order_by("clocks_start_at", "id")
+    )
+    return [game.pk for game in due]
+
+
 def due_reminders(now) -> list[int]:
     before = timedelta(hours=float(getattr(settings, "GENIUS_REMINDER_HOURS", 3)))
     return list(
@@ -103,10 +121,13 @@ def sweep(*, now=None) -> dict[str, int]:
     clocks = due_clocks(now)
     for game_id, generation in clocks:
         enqueue.expire_clock(game_id, generation)
+    starts = due_starts(now)
+    for game_id in starts:
+        enqueue.start_clocks(game_id)
     reminded = 0
     for pk in due_reminders(now):
         users = reminder_claim(round_id=pk, now=now)
         if users:
             enqueue.send_reminder(pk, users)
             reminded += 1
-    return {"rounds": len(rounds), "clocks": len(clocks), "reminders": reminded}
+    return {"rounds": len(rounds), "clocks": len(clocks), "starts": len(starts), "reminders": reminded}
