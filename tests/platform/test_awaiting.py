@@ -143,3 +143,10 @@ def test_a_turn_on_the_home_page_counts_on_into_the_reserve_not_to_closing(clien
     item.force_authenticate(alice)
     [turn] = item.get(reverse("api-awaiting")).json()
     assert (turn["need"], turn["reserve_seconds"], turn["reserve_increment"]) == ("your_turn", 30, 30)
+
+
+def test_the_home_pages_list_answers_alone_when_it_asks_for_itself(client, tally, alice):
+    client.force_login(alice)
+    part = client.get("/?part=awaiting", headers={"HX-Request": "true"}).content.decode()
+    assert part.lstrip().startswith('<section class="card awaiting"') and "Round 0: not submitted" in part
+    assert "Your games" not in part and 'data-awaiting-count="1"' in part

@@ -62,7 +62,8 @@ def marker(page, mine: bool, waiting_for: str = "") -> None:
 def test_a_middle_marathon_from_im_here_to_the_end_on_a_desktop_and_a_phone(
     season, hank, alice, bob, page_as, live_server
 ):
-    game = marathon_game(season, hank, alice, bob, seated=False)
+    # The hosts chose that an absent player's seat is given to another: their page has the form for it.
+    game = marathon_game(season, hank, alice, bob, settings={"absent_at_start": "is replaced"}, seated=False)
     # Two Swaps and the Movement piece left near the finish: the race ends within a few turns.
     put_state(game, make({"SB": 12, "SR": 12, "M": 11}, rest=None))
     url = live_server.url + reverse("game", args=[game.id])
@@ -82,6 +83,12 @@ def test_a_middle_marathon_from_im_here_to_the_end_on_a_desktop_and_a_phone(
     assert red.locator(".here-button").bounding_box()["y"] < 900  # in the phone's first screenful
     shoot(blue, "sitting-down-1280")
     shoot(red, "sitting-down-390")
+    host = page_as(hank, width=DESKTOP)
+    host.goto(url)
+    expect(host.locator("#replace-form")).to_contain_text("Give an absent player's seat to another player")
+    assert host.locator("#replace-seat option").all_inner_texts() == ["Seat 2: bob"]
+    expect(host.get_by_role("button", name="Pause the match")).to_be_visible()
+    shoot(host, "sitting-down-host-1280")
     refused = api(alice).post(
         reverse("api-action", args=[game.id]),
         {"payload": {"type": "play", "card": 4, "piece": "SB"}},

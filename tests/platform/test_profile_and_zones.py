@@ -77,7 +77,7 @@ def test_the_display_name_replaces_the_username_on_game_pages_standings_and_chat
     profile_save(user=alice, display_name="Ali the Bold")
     spectator = Client()
     game_page = spectator.get(reverse("game", args=[duel.id])).content.decode()
-    assert "Ali the Bold to play" in game_page and "alice to play" not in game_page
+    assert "Waiting for <strong>Ali the Bold</strong>" in game_page and "alice" not in game_page
     standings = spectator.get(reverse("season", args=[season.id])).content.decode()
     assert "<td>Ali the Bold</td>" in standings
     chats = logged_in(bob).get(reverse("chat-list", args=[duel.id])).content.decode()
@@ -88,9 +88,15 @@ def test_the_display_name_replaces_the_username_on_game_pages_standings_and_chat
 
 def test_a_new_display_name_is_not_hidden_by_a_cached_page(duel, alice):
     spectator = Client()
-    assert "alice to play" in spectator.get(reverse("game", args=[duel.id])).content.decode()
+    assert (
+        "Waiting for <strong>alice</strong>"
+        in spectator.get(reverse("game", args=[duel.id])).content.decode()
+    )
     profile_save(user=alice, display_name="Ali the Bold")
-    assert "Ali the Bold to play" in spectator.get(reverse("game", args=[duel.id])).content.decode()
+    assert (
+        "Waiting for <strong>Ali the Bold</strong>"
+        in spectator.get(reverse("game", args=[duel.id])).content.decode()
+    )
 
 
 def test_times_on_a_page_are_in_the_viewers_zone_with_the_zone_named(season, alice):

@@ -88,3 +88,33 @@ def test_a_game_type_that_describes_nothing_keeps_its_json_box(client, tally, ha
     data = game_form(client, tally, settings='{"rounds": 5, "window_minutes": 60}')
     assert client.post(f"/admin/platform/game/{tally.id}/change/", data).status_code == 302
     assert Game.objects.get(pk=tally.pk).settings["rounds"] == 5
+
+
+def test_a_start_time_is_typed_in_the_hosts_zone_and_kept_in_utc(client, season, hank):
+    # Issue 20.1: "start_time (a moment, entered in the host's zone)".
+    from games.platform.models import Profile
+
+    Profile.objects.update_or_create(user=hank, defaults={"time_zone": "Europe/Paris"})
+    game = draft_of("middle_marathon", season, hank)
+    client.force_login(hank)
+    page = client.get(f"/admin/platform/game/{game.id}/change/").content.decode()
+    assert 'type="datetime-local"' in page and "Times here are in Europe/Paris." in page
+    data = game_form(client, game, set__start_time="2026-12-01T20:00", set__clocks_start="at the start time")
+    answer = client.post(f"/admin/platform/game/{game.id}/change/", data)
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    settings = Game.objects.get(pk=game.pk).settings
+    assert (
+        settings["start_time"] == "2026-12-01T19:00:00+00:00"
+        and settings["clocks_start"] == "at the start time"
+    )
+    page = client.get(f"/admin/platform/game/{game.id}/change/").content.decode()
+    assert 'value="2026-12-01T20:00"' in page  # shown again as typed, in the host's zone
+
+
+def test_the_clocks_cannot_wait_for_a_start_time_that_is_not_set(client, season, hank):
+    game = draft_of("arms_race", season, hank)
+    client.force_login(hank)
+    data = game_form(client, game, set__clocks_start="at the start time", set__start_time="")
+    answer = client.post(f"/admin/platform/game/{game.id}/change/", data)
+    assert answer.status_code == 200
+    assert "start_time is needed" in str(answer.context["adminform"].form.errors)

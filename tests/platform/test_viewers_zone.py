@@ -126,3 +126,40 @@ def test_the_awaiting_list_says_its_deadlines_in_the_viewers_zone(tally, alice):
     closes = tally.rounds.get(number=0).closes_at
     home = logged_in(alice).get(reverse("home")).content.decode()
     assert f"closes at {local_text(closes, ZoneInfo('Pacific/Auckland'))}" in home
+
+
+def test_without_the_script_a_turn_clock_says_its_deadline_in_the_viewers_zone(season, hank, alice, bob):
+    from games.platform.services import games as game_services
+    from tests.sitting import all_here
+
+    game = game_services.game_create(
+        season=season, game_type="tally_duel", name="Duel", hosts=[hank], actor=hank
+    )
+    for user in (alice, bob):
+        game_services.game_seat(game=game, user=user, actor=hank)
+    game_services.game_start(game=game, actor=hank)
+    all_here(game)
+    profile_save(user=bob, time_zone="Asia/Kolkata")
+    client = logged_in(bob)
+    for _ in range(2):  # rendered, then from the page cache
+        page = client.get(reverse("game", args=[game.id])).content.decode()
+        clock = re.search(
+            r'<time class="countdown turn-countdown" datetime="([^"]+)"[^>]*>([^<]+)</time>', page
+        )
+        assert clock, "a running turn clock"
+        assert clock.group(2).startswith(f"until {local_text(clock.group(1), ZoneInfo('Asia/Kolkata'))}")
+        assert "UTC" not in clock.group(2)
+
+
+def test_no_template_writes_a_time_in_utc():
+    # A time on a page is `|when` or `|local` (the viewer's zone, named), never a slice of the instant
+    # followed by "UTC": that is what the countdowns' and the turn clock's no-script texts once said.
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    written = []
+    for template in [*root.glob("templates/**/*.html"), *root.glob("games/*/templates/**/*.html")]:
+        text = re.sub(r"\{#.*?#\}", "", template.read_text(), flags=re.S)
+        if re.search(r"\bUTC\b", text) or re.search(r"\|slice:\"1[01]:1[69]\"", text):
+            written.append(str(template.relative_to(root)))
+    assert not written, f"these templates write a time in UTC: {written}"

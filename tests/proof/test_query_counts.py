@@ -181,3 +181,24 @@ def test_a_late_move_costs_its_draw_and_no_second_version(make_duel):
         seat = game.seats.get(number=0)
         counts.append(count(lambda seat=seat, now=now: action_apply(seat=seat, payload={"say": 1}, now=now)))
     assert counts[1] == counts[0] + 2, counts
+
+
+def test_im_here_is_a_few_queries_and_the_last_one_starts_the_clocks_in_a_few_more(make_user, season, hank):
+    # Issue 20.1: a player's "I'm here" is the lock's limits, the game and the seat locked, the seat's write
+    # and the version, and whether anyone is still missing; the last one also starts the clock and announces.
+    # Two seats or seven, the same: nothing here reads or writes per seat.
+    from games.platform.services.sitting import here_say
+
+    game = game_services.game_create(season=season, game_type="tally_duel", name="Here", hosts=[hank])
+    for seat in (0, 1):
+        game_services.game_seat(game=game, user=make_user(f"here{seat}"), actor=hank)
+    game_services.game_start(game=game, actor=hank)
+    first, last = game.seats.order_by("number")
+    assert count(lambda: here_say(seat=first)) <= FIRST_HERE
+    assert count(lambda: here_say(seat=last)) <= LAST_HERE
+    assert Game.objects.get(pk=game.pk).clocks_started_at is not None
+
+
+# Counted on this code: the last adds the game's and the clock's writes and the announcement's (the event, the
+# version, the webhooks asked, the hosts' stamps), as any announced move does.
+FIRST_HERE, LAST_HERE = 8, 20
