@@ -150,3 +150,10 @@ def test_the_home_pages_list_answers_alone_when_it_asks_for_itself(client, tally
     part = client.get("/?part=awaiting", headers={"HX-Request": "true"}).content.decode()
     assert part.lstrip().startswith('<section class="card awaiting"') and "Round 0: not submitted" in part
     assert "Your games" not in part and 'data-awaiting-count="1"' in part
+    # Asked every minute by every open home page: the user, then what the API's list costs
+    # (test_the_api_answers_in_the_same_queries_however_many_games); the session, read from Redis when
+    # there is one, is not counted.
+    with CaptureQueriesContext(connection) as ctx:
+        client.get("/?part=awaiting", headers={"HX-Request": "true"})
+    queries = [q["sql"] for q in ctx if "django_session" not in q["sql"]]
+    assert len(queries) == 1 + 6, [q[:60] for q in queries]
