@@ -74,6 +74,8 @@ def test_a_zone_that_is_not_one_is_refused_and_a_visitor_has_none_to_set(alice):
 def test_the_account_page_offers_the_browsers_zone_until_one_is_chosen(alice):
     client = logged_in(alice)
     assert "data-browser-zone" in client.get(reverse("profile")).content.decode()
+    refused = client.post(reverse("profile"), {"display_name": "x" * 41, "time_zone": "Asia/Tokyo"})
+    assert refused.status_code == 400 and "data-browser-zone" not in refused.content.decode()
     profile_save(user=alice, time_zone="Asia/Tokyo")
     assert "data-browser-zone" not in client.get(reverse("profile")).content.decode()
 
