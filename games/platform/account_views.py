@@ -46,8 +46,9 @@ def profile(request):
             "chat_message": chat_emails_wanted(request.user),
         },
     )
-    if not current.time_zone:
-        # Not chosen yet: the page's script selects the browser's zone, as it sends it (site.js).
+    if not current.time_zone and not form.is_bound:
+        # Not chosen yet: the page's script selects the browser's zone, as it sends it (site.js); a form
+        # sent back with an error keeps what the person picked.
         form.fields["time_zone"].widget.attrs["data-browser-zone"] = "1"
     if request.method == "POST" and form.is_valid():
         try:

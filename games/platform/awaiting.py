@@ -71,6 +71,9 @@ class Awaiting:
     round_number: int | None = None
     unread: int | None = None  # UNREAD: how many messages
     chat: tuple[int, int, str] | None = None  # UNREAD: the chat's two seat numbers, and who wrote
+    # YOUR_TURN, DECISION: the reserve after the deadline, drawn in `increment` steps, and whether it is being
+    # drawn: the page counts on into it (platform/turn_clock.html), as the game's page does.
+    reserve: tuple[float, float, bool] | None = None
 
     @property
     def text(self) -> str:
@@ -88,6 +91,20 @@ class Awaiting:
             return reverse("chat", args=[self.game_id, self.chat[0], self.chat[1]])
         return reverse("game", args=[self.game_id])
 
+    @property
+    def clock(self) -> dict | None:
+        """A turn's clock as platform/turn_clock.html draws it, or None for anything else."""
+        if self.reserve is None or self.deadline is None:
+            return None
+        reserve, increment, in_reserve = self.reserve
+        return {
+            "paused": False,
+            "deadline": self.deadline.isoformat(),
+            "reserve_seconds": reserve,
+            "increment": increment,
+            "in_reserve": in_reserve,
+        }
+
     def as_dict(self) -> dict:
         return {
             "game": self.game_id,
@@ -96,6 +113,8 @@ class Awaiting:
             "text": self.text,
             "deadline": self.deadline.isoformat() if self.deadline else None,
             "paused_seconds": self.paused_seconds,
+            "reserve_seconds": self.reserve[0] if self.reserve else None,
+            "reserve_increment": self.reserve[1] if self.reserve else None,
             "round": self.round_number,
             "unread": self.unread,
             "url": self.url,
@@ -162,7 +181,8 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
     for seat in seats:
         if seat.game.clocks_started_at is None and seat.here_at is None:
             items.append(Awaiting(seat.game_id, seat.game.name, SIT_DOWN, seat.game.clocks_start_at))
-    for clock in TurnClock.objects.filter(game_id__in=by_game).exclude(deadline=None).exclude(seat=None):
+    clocks = TurnClock.objects.filter(game_id__in=by_game).exclude(deadline=None).exclude(seat=None)
+    for clock in clocks.select_related("seat"):
         seat = by_game[clock.game_id]
         game = seat.game
         # The clock names one seat; where several decide at once (Arms Race's break), each of them is asked.
@@ -171,7 +191,10 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
         ):
             continue
         need = YOUR_TURN if clock.kind in ("", "turn") else DECISION
-        items.append(_timed(game, need, clock.deadline, clock.remaining_when_paused, None))
+        item = _timed(game, need, clock.deadline, clock.remaining_when_paused, None)
+        increment = registry.get(game.game_type).reserve_increment(game)
+        item.reserve = (clock.seat.reserve_seconds, increment, clock.increments_used > 0)
+        items.append(item)
     picks = DeathMatchPick.objects.filter(candidate=user, status=DeathMatchPick.Status.OPEN)
     for pick in picks.select_related("main_match"):
         items.append(Awaiting(pick.main_match_id, pick.main_match.name, PICK, pick.deadline))

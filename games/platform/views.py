@@ -58,6 +58,10 @@ def healthz(request):
 
 
 def home(request):
+    if request.htmx and request.GET.get("part") == "awaiting" and request.user.is_authenticated:
+        needs = awaiting(request.user)
+        context = {"awaiting": needs, "awaiting_count": len(needs)}
+        return render(request, "platform/home.html#awaiting", context)
     games = visible_games(request.user).select_related("season").order_by("-id")
     mine, hosting, needs = [], [], []
     if request.user.is_authenticated:

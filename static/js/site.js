@@ -166,11 +166,19 @@
   });
   // A live part that changed (a round resolved, a message to the player) may change the count: ask again.
   // A poll with nothing new swaps nothing and asks nothing.
+  // The home page's list asks for itself every minute (hx-trigger), and its count is the title's.
   document.addEventListener("htmx:afterSwap", function (ev) {
-    if (ev.target && ev.target.id === "live" && !document.querySelector("[data-awaiting-count]")) ask();
+    const known = document.querySelector("[data-awaiting-count]");
+    if (known) return show(parseInt(known.dataset.awaitingCount, 10) || 0);
+    if (ev.target && ev.target.id === "live") ask();
   });
-  setInterval(ask, 60000);
-  document.addEventListener("visibilitychange", function () { if (!document.hidden) ask(); });
+  setInterval(function () { if (!document.querySelector("[data-awaiting-count]")) ask(); }, 60000);
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) return;
+    const list = document.querySelector(".awaiting[hx-get]");
+    if (!list || !window.htmx) return ask();
+    window.htmx.ajax("GET", list.getAttribute("hx-get"), { target: list, swap: "outerHTML" });
+  });
 })();
 
 // "● Your turn · genius": a live page's #live says whose move it is for this player (data-your: "turn",

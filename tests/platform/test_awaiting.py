@@ -123,3 +123,37 @@ def test_a_closed_round_awaits_nothing(tally, alice):
 
         sweep()
     assert all(a.round_number != 0 for a in awaiting(alice))
+
+
+def test_a_turn_on_the_home_page_counts_on_into_the_reserve_not_to_closing(client, season, hank, alice, bob):
+    # Issue 20.2: the home page's clock of a turn said "closing…" at the turn's deadline while the reserve
+    # was being drawn. It is the live page's turn clock: the reserve and its steps go with the deadline.
+    from games.platform.models import TurnClock
+    from games.platform.services.clocks import clock_expire
+
+    duel = duel_of(season, hank, alice, bob)
+    client.force_login(alice)
+    home = client.get(reverse("home")).content.decode()
+    assert 'class="countdown turn-countdown"' in home and 'data-reserve="60" data-step="30"' in home
+    clock = TurnClock.objects.get(game=duel)
+    clock_expire(game_id=duel.id, generation=clock.generation, now=clock.deadline + timedelta(seconds=1))
+    home = client.get(reverse("home")).content.decode()
+    assert 'data-reserve="30" data-step="30" data-in-reserve="1"' in home
+    item = APIClient()
+    item.force_authenticate(alice)
+    [turn] = item.get(reverse("api-awaiting")).json()
+    assert (turn["need"], turn["reserve_seconds"], turn["reserve_increment"]) == ("your_turn", 30, 30)
+
+
+def test_the_home_pages_list_answers_alone_when_it_asks_for_itself(client, tally, alice):
+    client.force_login(alice)
+    part = client.get("/?part=awaiting", headers={"HX-Request": "true"}).content.decode()
+    assert part.lstrip().startswith('<section class="card awaiting"') and "Round 0: not submitted" in part
+    assert "Your games" not in part and 'data-awaiting-count="1"' in part
+    # Asked every minute by every open home page: the user, then what the API's list costs
+    # (test_the_api_answers_in_the_same_queries_however_many_games); the session, read from Redis when
+    # there is one, is not counted.
+    with CaptureQueriesContext(connection) as ctx:
+        client.get("/?part=awaiting", headers={"HX-Request": "true"})
+    queries = [q["sql"] for q in ctx if "django_session" not in q["sql"]]
+    assert len(queries) == 1 + 6, [q[:60] for q in queries]

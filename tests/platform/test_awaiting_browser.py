@@ -79,3 +79,16 @@ def test_a_page_left_open_counts_what_awaits_in_other_games_too(
     duel_of(season, hank, alice, bob, "Duel at noon")  # alice's turn, in a game this page does not show
     page.clock.fast_forward("01:01")
     expect(page).to_have_title("(2) Tally · genius")
+
+
+def test_a_home_page_left_open_follows_what_awaits(season, hank, alice, bob, tally, page_as, live_server):
+    page = page_as(alice, width=1000)
+    page.clock.install()
+    page.goto(live_server.url + reverse("home"))
+    expect(page.locator(".awaiting-list li")).to_have_count(1)
+    expect(page).to_have_title("(1) genius")
+    duel_of(season, hank, alice, bob, "Duel at noon")
+    page.clock.fast_forward("01:01")
+    expect(page.locator(".awaiting-list li")).to_have_count(2)
+    expect(page.locator(".awaiting-list li").first).to_contain_text("Duel at noon")
+    expect(page).to_have_title("(2) genius")

@@ -110,3 +110,9 @@ def test_a_player_without_a_display_name_reads_as_their_username_in_the_admin(cl
     console = client.get(f"/admin/platform/game/{tally.id}/change/").content.decode()
     assert "<td>alice</td>" in console
     assert str(tally.seats.get(number=0)) == "alice, seat 1"
+
+
+def test_logging_in_is_said_in_the_sites_words_with_the_name_one_goes_by(alice, named):
+    landed = Client().post(reverse("login"), {"login": "alice", "password": "pw-alice"}, follow=True)
+    said = [str(m) for m in landed.context["messages"]]
+    assert said == ["Logged in as Ali the Bold."], "not allauth's 'Successfully signed in as'"

@@ -74,6 +74,8 @@ def test_a_zone_that_is_not_one_is_refused_and_a_visitor_has_none_to_set(alice):
 def test_the_account_page_offers_the_browsers_zone_until_one_is_chosen(alice):
     client = logged_in(alice)
     assert "data-browser-zone" in client.get(reverse("profile")).content.decode()
+    refused = client.post(reverse("profile"), {"display_name": "x" * 41, "time_zone": "Asia/Tokyo"})
+    assert refused.status_code == 400 and "data-browser-zone" not in refused.content.decode()
     profile_save(user=alice, time_zone="Asia/Tokyo")
     assert "data-browser-zone" not in client.get(reverse("profile")).content.decode()
 
@@ -149,3 +151,17 @@ def test_without_the_script_a_turn_clock_says_its_deadline_in_the_viewers_zone(s
         assert clock, "a running turn clock"
         assert clock.group(2).startswith(f"until {local_text(clock.group(1), ZoneInfo('Asia/Kolkata'))}")
         assert "UTC" not in clock.group(2)
+
+
+def test_no_template_writes_a_time_in_utc():
+    # A time on a page is `|when` or `|local` (the viewer's zone, named), never a slice of the instant
+    # followed by "UTC": that is what the countdowns' and the turn clock's no-script texts once said.
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    written = []
+    for template in [*root.glob("templates/**/*.html"), *root.glob("games/*/templates/**/*.html")]:
+        text = re.sub(r"\{#.*?#\}", "", template.read_text(), flags=re.S)
+        if re.search(r"\bUTC\b", text) or re.search(r"\|slice:\"1[01]:1[69]\"", text):
+            written.append(str(template.relative_to(root)))
+    assert not written, f"these templates write a time in UTC: {written}"

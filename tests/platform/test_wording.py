@@ -75,3 +75,15 @@ def test_the_chat_pages_titles_end_with_the_sites_name_and_an_empty_chat_is_no_n
     assert "<p>No messages yet.</p>" in chat and "<li>No messages yet.</li>" not in chat
     chats = client.get(f"/games/{tally.id}/chats/").content.decode()
     assert "<title>Pair chats · Tally · genius</title>" in chats
+
+
+def test_the_ledger_says_what_moved_as_the_balances_do(season, tally, alice):
+    from games.platform.services.ledger import ledger_post
+
+    ledger_post(season=season, user=alice, game=tally, what="cards", item="A", delta=1, reason="hand")
+    ledger_post(season=season, user=alice, what="garnets", delta=2, reason="a gift")
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/seasons/{season.id}/ledger/").content.decode()
+    assert '<td data-label="What">A cards</td>' in page and '<td data-label="What">Garnets</td>' in page
+    assert "Cards A" not in page

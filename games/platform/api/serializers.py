@@ -199,5 +199,11 @@ class AwaitingOut(serializers.Serializer):
     text = serializers.CharField(help_text='In words: "Round 3: not submitted", "Your turn"')
     deadline = serializers.DateTimeField(allow_null=True)
     paused_seconds = serializers.FloatField(allow_null=True, help_text="Time left while the game is paused")
+    reserve_seconds = serializers.FloatField(
+        allow_null=True, help_text="A turn or decision: the reserve left after the deadline"
+    )
+    reserve_increment = serializers.FloatField(
+        allow_null=True, help_text="The steps the reserve is drawn in once the deadline passes"
+    )
     round = serializers.IntegerField(allow_null=True)
     url = serializers.CharField(help_text="The page where you do it")

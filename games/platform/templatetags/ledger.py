@@ -15,3 +15,9 @@ def balance_label(key: str) -> str:
     what, _, item = str(key).partition(":")
     words = WORDS.get(what, what.replace("_", " "))
     return f"{item} {words}" if item else words
+
+
+@register.filter
+def account_label(account) -> str:
+    """A ledger account as its balance is said: "A cards", "garnets" (the ledger page said "Cards A")."""
+    return balance_label(f"{account.what}:{account.item}" if account.item else account.what)
