@@ -22,7 +22,7 @@ from tests.sweeping import sweep
 pytestmark = pytest.mark.django_db
 
 
-def death_match(season, hank, candidate, opponent) -> Game:
+def death_match(season, hank, candidate, opponent, *, sit=True, **settings) -> Game:
     """A Tally Main Match `candidate` loses, the pick of `opponent`, and the Middle Marathon made of it."""
     mm = game_services.game_create(
         season=season, game_type="tally", name="MM", hosts=[hank], settings={"rounds": 1}, actor=hank
@@ -36,10 +36,11 @@ def death_match(season, hank, candidate, opponent) -> Game:
     pick_submit(pick=pick, user=candidate, opponent=opponent)
     dm = death_match_create(pick=pick, actor=hank)
     assert dm.game_type == "middle_marathon"  # the season's default Death Match
-    dm.settings = {**dm.settings, "reserve_seconds": 30}
+    dm.settings = {**dm.settings, "reserve_seconds": 30, **settings}
     dm.save(update_fields=["settings"])
     game_services.game_start(game=dm, actor=hank)
-    all_here(dm)  # the players sit down: the clocks run
+    if sit:
+        all_here(dm)  # the players sit down: the clocks run
     dm.refresh_from_db()
     return dm
 
@@ -51,6 +52,23 @@ def run_out_the_first_players_clock(dm: Game) -> None:
             sweep()
     dm.refresh_from_db()
     assert dm.status == Game.Status.FINISHED
+
+
+def test_a_player_absent_at_the_start_time_loses_the_death_match_and_is_eliminated(season, hank, alice, bob):
+    # Issue 20.1, "absent_at_start": "loses" (docs/rulings/middle_marathon.md, "An absent player").
+    from django.utils import timezone
+
+    from games.platform.services.sitting import here_say
+
+    start = timezone.now().replace(microsecond=0) + timedelta(hours=1)
+    dm = death_match(season, hank, alice, bob, sit=False, start_time=start.isoformat())
+    here_say(seat=dm.seats.get(user=bob))
+    with time_machine.travel(start + timedelta(seconds=1)):
+        sweep()
+    dm.refresh_from_db()
+    assert dm.status == Game.Status.FINISHED and registry.get("middle_marathon").match_loser(dm) == 0
+    assert SeasonPlayer.objects.get(season=season, user=alice).eliminated
+    assert "alice is eliminated." in " ".join(told(dm))
 
 
 def test_the_loser_of_a_death_match_is_eliminated(season, hank, alice, bob):
