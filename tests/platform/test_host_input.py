@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.platform import registry
 from games.platform.models import Game, Seat
 from games.platform.services import games as game_services
-from games.platform.setting import CHOICE, NUMBER, SWITCH, WHOLE, WHOLES, defaults
+from games.platform.setting import CHOICE, MOMENT, NUMBER, SWITCH, WHOLE, WHOLES, defaults
 from tests.api_support import api
 from tests.cards_table.site_support import codes
 from tests.platform.admin_support import game_form
@@ -116,6 +116,8 @@ def _wrong_values(described):
         SWITCH: ["yes", 1, None],
         CHOICE: ["nonsense", True],
         WHOLES: ["1,2,3", 5, ["1"]],
+        # a time without its offset could be read in any zone: refused like words and numbers
+        MOMENT: ["tomorrow at noon", "2026-12-01T18:00", 1764612000, True],
     }[described.kind]
     if described.least is not None:
         wrong.append(described.least - 1)
