@@ -18,12 +18,18 @@ generation, kept in Redis: a process that saw Redis fail moves the generation wh
 every process reads it at most GENIUS_CACHE_RETRY_SECONDS old (one GET a second per process). Generations
 are random, so one never comes back. Nothing cached before an outage is read
 after it; the sessions are read again from the database, the pages rendered again.
+
+The process that saw the failure does not wait for its next request to move the generation: a watcher
+thread asks Redis every GENIUS_CACHE_RETRY_SECONDS and moves it as soon as Redis answers. Otherwise a worker
+that saw no failure (it served nothing during the outage) would go on reading the old generation, and the
+copies from before, for as long as the worker that did see it got no request.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+import threading
 import time
 
 from django.conf import settings
@@ -35,6 +41,7 @@ from redis.exceptions import RedisError
 log = logging.getLogger("genius.cache")
 
 GENERATION = "genius:cache-generation"
+WATCH_SECONDS = 600  # how long a watcher waits for Redis (a longer outage: the next request moves it)
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -60,6 +67,7 @@ class RedisCache(DjangoRedisCache):
         self._failed = False  # Redis failed since the generation last moved
         self._generation = b""
         self._generation_read = float("-inf")
+        self._watching = False  # a thread waits for Redis to answer again, to move the generation
 
     @staticmethod
     def _retry_seconds() -> float:
@@ -75,13 +83,7 @@ class RedisCache(DjangoRedisCache):
             return miss
         try:
             if self._failed:
-                # Back after a failure: what this process (or any) dropped meanwhile is behind a new
-                # generation, and so is every copy from before. A random one: a generation never repeats.
-                self._generation = secrets.token_hex(4).encode()
-                self._cache.get_client(write=True).set(GENERATION, self._generation)
-                self._generation_read = now
-                self._failed = False
-                log.warning("Redis cache answers again: generation %s", self._generation.decode())
+                self._generation_move(now)
             elif now - self._generation_read >= self._retry_seconds():
                 self._generation = self._read_generation()
                 self._generation_read = now
@@ -91,7 +93,39 @@ class RedisCache(DjangoRedisCache):
             if not self._failed:
                 self._failed = True
                 log.warning("Redis cache unavailable (%s: %s): serving without it", type(exc).__name__, exc)
+            self._watch()
             return miss
+
+    def _generation_move(self, now: float) -> None:
+        """Back after a failure: what this process (or any) dropped meanwhile is behind a new generation, and
+        so is every copy from before. A random one: a generation never repeats."""
+        generation = secrets.token_hex(4).encode()
+        self._cache.get_client(write=True).set(GENERATION, generation)
+        self._generation, self._generation_read, self._failed = generation, now, False
+        log.warning("Redis cache answers again: generation %s", generation.decode())
+
+    def _watch(self) -> None:
+        """Move the generation as soon as Redis answers again, asked anything or not."""
+        if self._watching:
+            return
+        self._watching = True
+
+        # Half a second at least between two asks; after WATCH_SECONDS the next request moves it instead.
+        until = time.monotonic() + WATCH_SECONDS
+
+        def watch():
+            try:
+                while self._failed and time.monotonic() < until:
+                    time.sleep(max(self._retry_seconds(), 0.5))
+                    try:
+                        if self._failed:
+                            self._generation_move(time.monotonic())
+                    except RedisError:
+                        continue
+            finally:
+                self._watching = False
+
+        threading.Thread(target=watch, name="redis-cache-watch", daemon=True).start()
 
     def _read_generation(self) -> bytes:
         client = self._cache.get_client(write=True)

@@ -7,6 +7,7 @@ refuses it. The fault suite (tests/faults/) does the same with a real Redis stop
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 from django.core.cache import cache
@@ -155,3 +156,27 @@ def test_a_key_written_right_after_a_clear_is_still_read_a_second_later():
     assert shared.set("body", "kept") is True
     shared._generation_read -= 10  # a second later, the generation is read again
     assert shared.get("body") == "kept"
+
+
+def test_the_generation_moves_when_redis_answers_again_without_waiting_for_a_request(monkeypatch, settings):
+    # The worker that saw the outage may get no request for a while: a worker that saw none must still stop
+    # reading the copies from before it, within a retry or two of Redis answering again.
+    if not os.environ.get("REDIS_URL"):
+        pytest.skip("needs a Redis (REDIS_URL)")
+    settings.GENIUS_CACHE_RETRY_SECONDS = 0.2
+    shared = RedisCache(os.environ["REDIS_URL"], {})
+    other = RedisCache(os.environ["REDIS_URL"], {})  # another process's cache: it saw no failure
+    assert shared.set("session", "logged in") is True
+    client = shared._cache.get_client
+
+    def away(*args, **kwargs):
+        raise RedisConnectionError("Connection refused")
+
+    monkeypatch.setattr(shared._cache, "get_client", away)
+    assert shared.delete("session") is False  # the logout's delete is dropped; shared gets no more requests
+    monkeypatch.setattr(shared._cache, "get_client", client)
+    deadline = time.monotonic() + 5
+    while shared._failed and time.monotonic() < deadline:
+        time.sleep(0.05)
+    other._generation_read = float("-inf")  # other reads the generation again, as it does every retry
+    assert other.get("session") is None
