@@ -17,8 +17,9 @@ from games.platform.services.live import action_apply
 from tests.arms_race.arms_race_site import arms_game
 from tests.arms_race.arms_race_site import deciding as arms_decision
 from tests.arms_race.arms_race_site import state_of as arms_state
-from tests.middle_marathon.marathon_site import marathon_game
+from tests.middle_marathon.marathon_site import marathon_game, put_state
 from tests.middle_marathon.marathon_site import state_of as marathon_state
+from tests.middle_marathon.positions import make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE, SCREEN = 390, 900  # page_as opens a 900 px tall viewport
@@ -68,6 +69,18 @@ def test_a_marathon_fits_a_phone_for_both_players_and_a_spectator(
             assert page.locator("button[name=action]").first.bounding_box()["y"] < SCREEN
         else:
             assert page.locator("button[name=action]").count() == 0
+
+
+def test_a_finish_line_of_many_pieces_wraps_on_a_phone(season, hank, alice, bob, page_as, live_server):
+    # Seven pieces home make the finish line wider than a phone: it wraps inside the screen, not beyond it.
+    game = marathon_game(season, hank, alice, bob)
+    put_state(game, make({"M": 3}, gone=("FB", "GB", "RB", "FR", "GR", "RR", "SB")))
+    page = page_as(bob, width=PHONE)
+    page.goto(live_server.url + reverse("game", args=[game.id]))
+    assert page.locator(".mm-finish .mm-piece").count() == 7
+    assert page_size(page)["width"] <= PHONE
+    finish = page.locator(".mm-finish").bounding_box()
+    assert finish["x"] >= 0 and finish["x"] + finish["width"] <= PHONE
 
 
 def test_an_arms_race_of_time_outs_stays_short_on_a_phone_and_marks_who_is_one_wound_from_losing(
