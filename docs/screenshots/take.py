@@ -63,6 +63,17 @@ def main(base: str) -> None:
         visitor = page_for(None, 1280, 800)
         visitor.goto(base + "/rules/horse_race/")
         visitor.screenshot(path=HERE / "rules.png")
+        # The live matches wait for their players: each seated player says "I'm here", so the pages show the
+        # clocks running and whose turn it is.
+        for number in range(1, 11):
+            sitter = page_for(f"player{number}", 1280)
+            for slug in ("middle_marathon", "arms_race"):
+                sitter.goto(f"{base}/games/{ids[slug]}/")
+                here = sitter.get_by_role("button", name="I'm here")
+                if here.count():
+                    here.first.click()
+                    sitter.wait_for_load_state()
+            sitter.context.close()
         for slug, game_id in ids.items():
             player.goto(f"{base}/games/{game_id}/")
             if slug == "cards_table":
