@@ -179,7 +179,7 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
     # A live match waiting for its players: a seat that has not said "I'm here" is asked to sit down, by the
     # start time when the hosts set one (issue 20.1). Its clock has no deadline yet: no "your turn" before.
     for seat in seats:
-        if seat.game.clocks_started_at is None and seat.here_at is None:
+        if seat.game.sitting_down and seat.here_at is None:
             items.append(Awaiting(seat.game_id, seat.game.name, SIT_DOWN, seat.game.clocks_start_at))
     clocks = TurnClock.objects.filter(game_id__in=by_game).exclude(deadline=None).exclude(seat=None)
     for clock in clocks.select_related("seat"):

@@ -19,6 +19,7 @@ from .events import bump_version, events_write
 from .hosts import require_host
 from .locks import one_game_at_a_time
 from .rounds import all_final, round_open
+from .seating import seat_refusal_check
 from .sitting import start_time_set
 
 
@@ -53,13 +54,7 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
         raise StateChanged("Players can only be seated before the game starts.")
-    if game.hosts.filter(pk=user.pk).exists():
-        raise RulesError(f"{user} hosts this game and cannot also play it.", field="user")
-    seated = game.seats.filter(user=user).values_list("number", flat=True).first()
-    if seated is not None:
-        raise RulesError(f"{user} is already seated in this game (seat {seated + 1}).", field="user")
-    if SeasonPlayer.objects.filter(season=game.season, user=user, eliminated=True).exists():
-        raise RulesError(f"{user} has been eliminated from {game.season.name}.", field="user")
+    seat_refusal_check(game, user, field="user")
     kind = registry.get(game.game_type)
     taken = game.seats.count()
     if taken >= kind.max_players:

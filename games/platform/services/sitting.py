@@ -33,6 +33,7 @@ from .events import bump_version, events_write
 from .hosts import require_host
 from .locks import one_game_at_a_time
 from .outcomes import outcome_apply
+from .seating import seat_refusal_check
 
 
 def start_time(game: Game):
@@ -195,12 +196,7 @@ def seat_replace(*, game: Game, seat_number: int, username: str, actor, now=None
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
         raise RulesError("No player has that username.", field="username")
-    if game.hosts.filter(pk=user.pk).exists():
-        raise RulesError(f"{username} hosts this game and cannot also play it.", field="username")
-    if Seat.objects.filter(game=game, user=user).exists():
-        raise RulesError(f"{username} is already seated in this game.", field="username")
-    if SeasonPlayer.objects.filter(season=game.season, user=user, eliminated=True).exists():
-        raise RulesError(f"{username} has been eliminated from {game.season.name}.", field="username")
+    seat_refusal_check(game, user, field="username")
     SeasonPlayer.objects.get_or_create(season=game.season, user=user)
     absent = seat.user
     seat.user, seat.here_at = user, now
