@@ -243,9 +243,7 @@ def _handle_post(request, game, viewer):
                 raise NotAllowed("Only a player of this game can move.")
             live.action_apply(seat=viewer.seat, payload=json.loads(request.POST["action"]))
         elif "here" in request.POST:
-            if viewer.role != "player":
-                raise NotAllowed("Only a player seated in this game can say they are here.")
-            sitting.here_say(seat=viewer.seat)
+            _say_here(viewer)
             messages.success(request, "You are here. The clocks start when everyone is.")
         elif "host" in request.POST:
             messages.success(request, _host_action(request, game, viewer))
@@ -269,14 +267,19 @@ def _handle_post(request, game, viewer):
     return None
 
 
+def _say_here(viewer) -> None:
+    """The viewer says "I'm here" (the page's button, with or without its script)."""
+    if viewer.role != "player":
+        raise NotAllowed("Only a player seated in this game can say they are here.")
+    sitting.here_say(seat=viewer.seat)
+
+
 def _here_in_place(request, game, viewer):
     """ "I'm here" pressed on a page with its script: answered with the live part as this viewer sees it now
     (who is here, the clock once it starts), or with the refusal written beside the button."""
     error = None
     try:
-        if viewer.role != "player":
-            raise NotAllowed("Only a player seated in this game can say they are here.")
-        sitting.here_say(seat=viewer.seat)
+        _say_here(viewer)
     except (StateChanged, NotAllowed) as exc:
         error = exc.message
     game, viewer = _full_game(game.pk, viewer)
