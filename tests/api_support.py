@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -11,6 +12,14 @@ def api(user=None) -> APIClient:
     client = APIClient()
     if user is not None:
         client.force_authenticate(user)
+    return client
+
+
+def page_client(user=None, *, raise_request_exception: bool = True) -> Client:
+    """Django's test client as `user` reads the site's pages (None: a visitor)."""
+    client = Client(raise_request_exception=raise_request_exception)
+    if user is not None:
+        client.force_login(user)
     return client
 
 

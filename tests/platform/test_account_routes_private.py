@@ -14,6 +14,7 @@ from rest_framework.authtoken.models import Token
 
 from games.platform.models import NotificationPreference, Profile
 from games.platform.services.profiles import profile_save
+from tests.api_support import page_client as logged_in
 from tests.platform.discord_standin import configure
 
 pytestmark = pytest.mark.django_db
@@ -44,12 +45,6 @@ def alices(alice, settings):
 def others(bob, make_user):
     host = make_user("otherhost", is_staff=True)
     return {"bob": bob, "another season's host": host}
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 CANARIES = ("Canary Alice", '"Asia/Kathmandu" selected', "alice@example.com", "canary_discord", "4242")

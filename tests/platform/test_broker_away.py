@@ -11,6 +11,7 @@ from kombu.exceptions import OperationalError
 from games.platform import enqueue
 from games.platform.models import Event, PendingTask, TurnClock, Webhook
 from games.platform.services import games as game_services
+from tests.api_support import page_client
 from tests.sitting import all_here
 
 pytestmark = pytest.mark.django_db
@@ -57,9 +58,7 @@ def broker(monkeypatch, settings):
 
 
 def logged_in(user) -> Client:
-    client = Client(raise_request_exception=False)
-    client.force_login(user)
-    return client
+    return page_client(user, raise_request_exception=False)
 
 
 def test_a_move_is_answered_200_and_its_email_is_sent_once_the_broker_is_back(

@@ -13,7 +13,6 @@ import re
 
 import pytest
 import time_machine
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -22,18 +21,12 @@ from games.horse_race.models import TradeOffer
 from games.platform.models import ChatMessage, Event, Game
 from games.platform.services.ledger import ledger_post
 from tests.api_support import api, operate, submit
+from tests.api_support import page_client as client_of
 from tests.arms_race.arms_race_site import act, arms_game, drive, honest
 from tests.cards_table import site_support as cards_site
 from tests.horse_race.site_support import make_game
 
 pytestmark = pytest.mark.django_db
-
-
-def client_of(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def announce(game, host, text):

@@ -9,20 +9,13 @@ slot, and every spectator was served it. Each test here goes through HTTP, as th
 from __future__ import annotations
 
 import pytest
-from django.test import Client
 
 from games.platform.models import Game
+from tests.api_support import page_client as client_of
 
 pytestmark = pytest.mark.django_db
 
 HOST_ONLY = "CANARY-TALLY-SECRET"  # the toy game's hidden state: shown to its hosts only
-
-
-def client_of(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def page(client, game) -> str:

@@ -13,6 +13,7 @@ from rest_framework.authtoken.models import Token
 
 from games.platform.models import Game
 from games.platform.services import games as game_services
+from tests.api_support import page_client as logged_in
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +28,6 @@ def closed_game(season, hank, alice, bob):
     game_services.game_start(game=game, actor=hank)
     game.refresh_from_db()
     return game
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_visitor_does_not_see_a_closed_game_on_the_season_page(closed_game, tally, charlie):

@@ -11,21 +11,14 @@ import re
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from games.platform.models import Game
 from tests.api_support import operate
+from tests.api_support import page_client as client_of
 from tests.horse_race.site_support import make_game
 
 pytestmark = pytest.mark.django_db
-
-
-def client_of(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
 
 
 def poll_url(client, game) -> str:

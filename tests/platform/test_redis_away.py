@@ -17,6 +17,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from games.platform.models import Event, Submission
 from games.platform.services import games as game_services
 from genius.cache import RedisCache
+from tests.api_support import page_client
 from tests.conftest import seat_of
 from tests.sitting import all_here
 
@@ -34,9 +35,7 @@ def redis_away(settings):
 
 
 def logged_in(user) -> Client:
-    client = Client(raise_request_exception=False)
-    client.force_login(user)
-    return client
+    return page_client(user, raise_request_exception=False)
 
 
 @pytest.fixture

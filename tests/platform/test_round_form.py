@@ -7,21 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from games.platform.models import Submission
 from games.platform.services.rounds import round_resolve, submission_save
+from tests.api_support import page_client as client_of
 from tests.conftest import seat_of
 from tests.horse_race.site_support import make_game as make_race
 
 pytestmark = pytest.mark.django_db
-
-
-def client_of(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_save_for_a_round_that_moved_on_keeps_what_was_typed_beside_the_new_rounds_form(tally, alice):

@@ -20,16 +20,11 @@ from games.platform.services.season import pick_open, season_transfer
 from games.platform.services.webhooks import payload_for
 from games.platform.zones import local_text
 from tests.api_support import api
+from tests.api_support import page_client as logged_in
 
 pytestmark = pytest.mark.django_db
 
 DEADLINE = datetime(2030, 1, 1, 12, 0, tzinfo=UTC)
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def page_of(game, client=None) -> str:

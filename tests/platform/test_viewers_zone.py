@@ -17,16 +17,11 @@ from games.platform.models import Profile
 from games.platform.services.profiles import profile_save
 from games.platform.tasks import send_reminder
 from games.platform.zones import local_text
+from tests.api_support import page_client as logged_in
 
 pytestmark = pytest.mark.django_db
 
 DETECT = reverse("zone-detected")
-
-
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_new_account_has_no_zone_and_its_pages_ask_the_browser_for_one(alice):
