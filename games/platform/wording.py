@@ -29,6 +29,13 @@ REF = re.compile(r"\{(user|seat|at):([^{}\s]+)\}")
 SOMEONE = "someone"  # a reference to an account that is gone
 
 
+def typed(text: str) -> str:
+    """Words a person typed (a host's announcement or reason, a game's name), made safe to keep among
+    references: a `{user:42}` they typed reads as they typed it, never as the name of account 42. A word
+    joiner (U+2060, invisible) after the brace is all that changes."""
+    return REF.sub(lambda match: "{\u2060" + match.group(0)[1:], text)
+
+
 def user_ref(user) -> str:
     return f"{{user:{user.pk}}}"
 

@@ -158,3 +158,16 @@ def test_the_admin_lists_tell_the_texts(tally, alice, hank):
     profile_save(user=alice, display_name="Ali the Bold")
     listing = logged_in(hank).get(reverse("admin:platform_event_changelist")).content.decode()
     assert "Ali the Bold is the Elimination Candidate" in listing and "{user:" not in listing
+
+
+def test_a_reference_a_host_types_reads_as_typed_and_names_nobody(tally, hank, make_user):
+    # A host's words are kept among the platform's references: typing `{user:N}` must not make the site
+    # write account N's name (someone who may play in no game of theirs) on every page and in the feed.
+    stranger = make_user("stranger")
+    profile_save(user=stranger, display_name="Secret Sam")
+    typed = f"Welcome {{user:{stranger.pk}}} and {{at:2030-01-01T12:00:00+00:00}}"
+    answer = api(hank).post(reverse("api-host-announce", args=[tally.id]), {"text": typed}, format="json")
+    assert answer.status_code in (200, 201), answer.content
+    page = page_of(tally)
+    assert "Secret Sam" not in page and "Secret Sam" not in feed_texts(tally, hank)[-1]
+    assert f"user:{stranger.pk}}}" in feed_texts(tally, hank)[-1]

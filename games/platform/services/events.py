@@ -10,7 +10,7 @@ from django.dispatch import receiver
 from .. import enqueue, pagecache, versions
 from ..kit import Announce, Ledger, Reveal
 from ..models import Event, Game, Webhook
-from ..wording import seats_as_users
+from ..wording import seats_as_users, typed
 from .ledger import ledger_post_many
 
 
@@ -98,7 +98,7 @@ def announcement_post(*, game: Game, text: str, category: str = Event.Category.G
         game=game,
         kind=Event.Kind.ANNOUNCEMENT,
         category=category,
-        text=text,
+        text=typed(text),
         round_number=current,
         author=actor,
     )

@@ -11,6 +11,7 @@ from .. import enqueue, registry
 from ..errors import StateChanged
 from ..kit import Announce, RulesError
 from ..models import Game, Round, Season, SeasonPlayer, Seat, TurnClock
+from ..wording import typed
 from ..zones import span_text
 from .audit import audit
 from .clocks import clock_sync
@@ -89,9 +90,8 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
     game.state = outcome.state
     game.save(update_fields=["status", "started_at", "state"])
     committed = commitment_publish(game=game)
-    events_write(
-        game=game, events=[Announce(f"{game.name} has started."), committed, *outcome.events], actor=actor
-    )
+    started = Announce(f"{typed(game.name)} has started.")
+    events_write(game=game, events=[started, committed, *outcome.events], actor=actor)
     if kind.flow == "rounds":
         game.clocks_started_at = now
         game.save(update_fields=["clocks_started_at"])

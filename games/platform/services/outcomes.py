@@ -7,6 +7,7 @@ from django.utils import timezone
 from .. import registry
 from ..kit import Announce
 from ..models import Game, TurnClock
+from ..wording import typed
 from .events import events_write
 from .season import on_game_finished
 
@@ -46,5 +47,6 @@ def game_finish(*, game: Game, now=None) -> None:
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])
     TurnClock.objects.filter(game=game).update(seat=None, deadline=None, kind="")
-    events_write(game=game, events=[Announce(f"{game.name} is over. Everything hidden is now revealed.")])
+    over = Announce(f"{typed(game.name)} is over. Everything hidden is now revealed.")
+    events_write(game=game, events=[over])
     on_game_finished(game=game, now=now)

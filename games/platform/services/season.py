@@ -12,7 +12,7 @@ from ..errors import NotAllowed, RoundClosed, StateChanged
 from ..kit import Announce, RulesError
 from ..models import DeathMatchPick, Game, LedgerAccount, Season, SeasonPlayer
 from ..people import shown_name
-from ..wording import instant_ref, user_ref
+from ..wording import instant_ref, typed, user_ref
 from ..zones import local_text, span_text
 from .audit import audit
 from .events import events_write
@@ -48,7 +48,7 @@ def season_grant(*, season: Season, user, what: str, delta: int, reason: str, ac
     if not reason.strip():
         raise RulesError("Say why: the reason is kept with the entry.", field="reason")
     entry = ledger_post(
-        season=season, user=user, what=what, delta=delta, reason=f"Host: {reason}", actor=actor
+        season=season, user=user, what=what, delta=delta, reason=f"Host: {typed(reason)}", actor=actor
     )
     audit(
         action="season_grant",
@@ -196,7 +196,7 @@ def death_match_settle(*, game: Game, loser) -> None:
             user=loser,
             what="tokens_of_life",
             delta=-1,
-            reason=f"Spent to survive {game.name}",
+            reason=f"Spent to survive {typed(game.name)}",
             game=game,
         )
         events_write(game=game, events=[Announce(f"{user_ref(loser)} spends a Token of Life and survives.")])
