@@ -64,13 +64,16 @@ def test_a_database_away_is_a_friendly_503_that_is_logged(failing, log_output):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_game_page_is_a_503_while_postgres_refuses_connections(tally, monkeypatch, log_output):
+def test_a_game_page_is_a_503_while_the_database_refuses_connections(tally, monkeypatch, log_output):
     def refused(*args, **kwargs):
         raise OperationalError("connection refused (the test's database is away)")
 
     connection = connections["default"]
     connection.close()
     monkeypatch.setattr(type(connection), "get_new_connection", refused)
+    # SQLite's in-memory test database is never closed (it would vanish with its connection): there the
+    # connection stays and every cursor is refused instead, as a server that went away mid-connection does.
+    monkeypatch.setattr(type(connection), "create_cursor", refused)
     for url in (f"/games/{tally.id}/", f"/api/games/{tally.id}/", "/"):
         response = visitor().get(url)
         assert response.status_code == 503, url
