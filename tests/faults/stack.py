@@ -173,3 +173,45 @@ class Stack:
 
     def log(self, name: str) -> str:
         return (self.logdir / f"{name}.log").read_text()
+
+
+@dataclass
+class Web:
+    """One gunicorn of its own (a port and a log of its own) on the stack's database and Redis, as a second
+    machine behind the same load balancer would run it: started, stopped and restarted alone."""
+
+    stack: Stack
+    name: str
+    workers: int = 1
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        log = open(self.stack.logdir / f"{self.name}.log", "a")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "genius.wsgi", "-b", f"127.0.0.1:{self.port}"],
+            cwd=ROOT,
+            env={**self.stack.env(), "GUNICORN_WORKERS": str(self.workers)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        wait_until(lambda: requests.get(f"{self.url}/livez/", timeout=2).ok, f"{self.name} answering")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def restart(self) -> None:
+        """A deploy or a crash: every worker process of it starts afresh, having read nothing."""
+        self.stop()
+        self.start()
