@@ -118,6 +118,7 @@ class Stack:
             "GENIUS_PAGE_CACHE": "1",
             "GENIUS_SWEEP_SECONDS": "1",
             "GENIUS_RESEND_SECONDS": "1",
+            "GENIUS_WORKER_HEARTBEAT_SECONDS": "1",
             "GENIUS_GAME_MODULES": "tests.toy_game",
             "GENIUS_VAR_DIR": str(self.logdir),
             "GUNICORN_WORKERS": "2",
@@ -170,6 +171,12 @@ class Stack:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+    def stop_worker(self) -> None:
+        """The worker (with beat) gone: nothing sweeps, nothing takes a task; the web goes on."""
+        worker = self.procs[1]
+        worker.terminate()
+        worker.wait(15)
 
     def log(self, name: str) -> str:
         return (self.logdir / f"{name}.log").read_text()
