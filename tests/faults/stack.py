@@ -119,6 +119,7 @@ class Stack:
             "GENIUS_SWEEP_SECONDS": "1",
             "GENIUS_RESEND_SECONDS": "1",
             "GENIUS_WORKER_HEARTBEAT_SECONDS": "1",
+            "TMPDIR": str(self.logdir),  # the worker's sign of life (genius/alive.py) is this stack's own
             "GENIUS_GAME_MODULES": "tests.toy_game",
             "GENIUS_VAR_DIR": str(self.logdir),
             "GUNICORN_WORKERS": "2",

@@ -31,7 +31,7 @@ def test_readyz_follows_serving_and_the_deep_status_follows_the_worker(stack, ta
     assert ready.status_code == 200 and ready.json()["status"] == "ok"
     node = f"celery@{socket.gethostname()}"  # the stack's worker, by Celery's default name
     check = [sys.executable, "genius/alive.py", node]  # as the compose health check runs it
-    assert subprocess.run(check, cwd=ROOT, capture_output=True).returncode == 0
+    assert subprocess.run(check, cwd=ROOT, env=stack.env(), capture_output=True).returncode == 0
 
     stack.stop_worker()
 
