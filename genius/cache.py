@@ -23,6 +23,11 @@ The process that saw the failure does not wait for its next request to move the 
 thread asks Redis every GENIUS_CACHE_RETRY_SECONDS and moves it as soon as Redis answers. Otherwise a worker
 that saw no failure (it served nothing during the outage) would go on reading the old generation, and the
 copies from before, for as long as the worker that did see it got no request.
+
+Every command goes through `_call`, so every key is made with the generation this process has read (issue
+28.5): a process just started whose first call was a game's version raise, made outside `_call`, wrote it
+under an empty generation, where nobody reads it. So the cache's own methods are the only way in, scripts
+included (`run_script`), and a key made before any call (`make_key`) reads the generation first.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ from redis.exceptions import RedisError
 log = logging.getLogger("genius.cache")
 
 GENERATION = "genius:cache-generation"
+# What a script answers, instead of running, when the generation it was given is not the one in Redis.
+GENERATION_MOVED = "genius:generation-moved"
 WATCH_SECONDS = 600  # how long a watcher waits for Redis (a longer outage: the next request moves it)
 
 
@@ -68,12 +75,15 @@ class RedisCache(DjangoRedisCache):
         self._generation = b""
         self._generation_read = float("-inf")
         self._watching = False  # a thread waits for Redis to answer again, to move the generation
+        self._scripts = {}  # a script's source -> redis-py's Script (sent once, then run by its digest)
 
     @staticmethod
     def _retry_seconds() -> float:
         return getattr(settings, "GENIUS_CACHE_RETRY_SECONDS", 1.0)
 
     def make_key(self, key, version=None):
+        if not self._generation:  # a key made before any call (by a caller of its own): read it first
+            self._call(None, lambda: None)
         return super().make_key(f"{self._generation.decode()}:{key}", version)
 
     def _call(self, miss, method, *args):
@@ -82,11 +92,7 @@ class RedisCache(DjangoRedisCache):
         if now < self._down_until:
             return miss
         try:
-            if self._failed:
-                self._generation_move(now)
-            elif now - self._generation_read >= self._retry_seconds():
-                self._generation = self._read_generation()
-                self._generation_read = now
+            self._generation_current(now)
             return method(*args)
         except RedisError as exc:
             self._down_until = time.monotonic() + self._retry_seconds()
@@ -95,6 +101,14 @@ class RedisCache(DjangoRedisCache):
                 log.warning("Redis cache unavailable (%s: %s): serving without it", type(exc).__name__, exc)
             self._watch()
             return miss
+
+    def _generation_current(self, now: float) -> None:
+        """Redis's generation, read at most GENIUS_CACHE_RETRY_SECONDS ago (after a failure: moved)."""
+        if self._failed:
+            self._generation_move(now)
+        elif now - self._generation_read >= self._retry_seconds():
+            self._generation = self._read_generation()
+            self._generation_read = now
 
     def _generation_move(self, now: float) -> None:
         """Back after a failure: what this process (or any) dropped meanwhile is behind a new generation, and
@@ -133,6 +147,38 @@ class RedisCache(DjangoRedisCache):
         if found is None:  # a Redis started empty: the first process to ask names the generation
             client.set(GENERATION, secrets.token_hex(4), nx=True)
             found = client.get(GENERATION)
+        return found
+
+    def run_script(self, source: str, keys, args=(), miss=None):
+        """A Lua script on `keys` (made as every other call makes them), in one step: what it returns, or
+        `miss` when Redis does not answer, which counts as any call's failure (the generation moves after).
+
+        The script runs only under the generation this process holds: one read up to a second ago may have
+        moved since (another process saw Redis fail), and a number raised under the old one would be lost
+        while a reader had already written a lower one under the new. Redis checks it in the same step; on
+        a move the generation is read again and the script runs under the new one.
+        """
+        guarded = f"if redis.call('GET', KEYS[#KEYS]) ~= ARGV[#ARGV] then return '{GENERATION_MOVED}' end\n"
+
+        def run():
+            client = self._cache.get_client(write=True)
+            script = self._scripts.get(source)
+            if script is None:
+                script = self._scripts[source] = client.register_script(guarded + source)
+            for _ in range(2):
+                made = [self.make_and_validate_key(key) for key in keys]
+                found = script(keys=[*made, GENERATION], args=[*args, self._generation], client=client)
+                if found != GENERATION_MOVED.encode():
+                    return found
+                self._generation, self._generation_read = self._read_generation(), time.monotonic()
+            return miss  # moved twice in a moment: Redis is being cleared; a reader writes the number again
+
+        return self._call(miss, run)
+
+    def incr(self, key, delta=1, version=None):
+        found = self._call(None, super().incr, key, delta, version)
+        if found is None:  # Redis away: as an empty cache answers for a key it does not hold
+            raise ValueError(f"Key '{key}' not found")
         return found
 
     def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):

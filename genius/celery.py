@@ -1,15 +1,19 @@
 """The Celery app: beat queues the sweep; the `deadlines` workers run it and the resolutions it queues,
-the other workers the notifications and webhooks."""
+the other workers the notifications and webhooks. Every worker leaves signs of life (`Alive`)."""
 
+import logging
 import os
 
-from celery import Celery
+from celery import Celery, bootsteps
+
+from . import alive
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "genius.settings")
 
 app = Celery("genius")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+log = logging.getLogger(__name__)
 
 
 @app.on_after_finalize.connect
@@ -25,3 +29,56 @@ def schedule_the_sweep(sender, **kwargs):
     # What a commit queued while the broker was away (games/platform/enqueue.py) goes out once it is back.
     resend = sender.signature("games.platform.tasks.resend_pending").set(expires=60.0)
     sender.add_periodic_task(settings.GENIUS_RESEND_SECONDS, resend)
+
+
+class Alive(bootsteps.StartStopStep):
+    """A worker's signs of life, left from its consumer's own timer (so a stuck loop leaves none):
+
+    - every `alive.SECONDS`, a file touched on its machine, which its container's health check reads
+      (genius/alive.py): the worker itself is up, whatever the broker or the database do;
+    - every GENIUS_WORKER_HEARTBEAT_SECONDS, a `heartbeat` task sent to each queue it takes: a worker of that
+      queue runs it and leaves a row in the database, which the deep status reads (/healthz/deep/). It says
+      that tasks are taken and run, and no probe broadcasts a ping to every worker.
+    """
+
+    requires = {"celery.worker.consumer.tasks:Tasks"}
+
+    def __init__(self, parent, **kwargs):
+        super().__init__(parent, **kwargs)
+        self.timers = []
+
+    def start(self, consumer):
+        from django.conf import settings
+
+        self.touch(consumer)
+        self.send(consumer)
+        self.timers = [
+            consumer.timer.call_repeatedly(alive.SECONDS, self.touch, (consumer,)),
+            consumer.timer.call_repeatedly(settings.GENIUS_WORKER_HEARTBEAT_SECONDS, self.send, (consumer,)),
+        ]
+
+    def stop(self, consumer):
+        for timer in self.timers:
+            timer.cancel()
+        self.timers = []
+
+    def touch(self, consumer):
+        try:
+            alive.touch(consumer.hostname)
+        except OSError:
+            log.warning("Could not leave the worker's sign of life at %s", alive.path(consumer.hostname))
+
+    def send(self, consumer):
+        from django.conf import settings
+
+        every = settings.GENIUS_WORKER_HEARTBEAT_SECONDS
+        for queue in consumer.app.amqp.queues.consume_from:
+            try:
+                consumer.app.send_task(
+                    "games.platform.tasks.heartbeat", args=[queue], queue=queue, expires=every, retry=False
+                )
+            except Exception as exc:  # the broker away: the heartbeat is missed, which is what it tells
+                log.warning("The heartbeat of queue %s was not sent (%s)", queue, exc)
+
+
+app.steps["consumer"].add(Alive)

@@ -276,6 +276,11 @@ GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
+# Every worker runs a heartbeat on each of its queues this often; the deep status (/healthz/deep/) says a
+# queue's workers do not answer after three missed (games/platform/heartbeats.py).
+GENIUS_WORKER_HEARTBEAT_SECONDS = float(os.environ.get("GENIUS_WORKER_HEARTBEAT_SECONDS", "30"))
+# A message owed to the outside (an email, a webhook) waiting longer than this: the outbox is not draining.
+GENIUS_OUTBOX_LATE_SECONDS = float(os.environ.get("GENIUS_OUTBOX_LATE_SECONDS", "300"))
 # Game page bodies kept per version and viewer (games/platform/pagecache.py): only with a cache every
 # process shares, since the worker moves the stamps too.
 GENIUS_PAGE_CACHE = env_flag("GENIUS_PAGE_CACHE", default=bool(REDIS_URL))

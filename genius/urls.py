@@ -16,6 +16,7 @@ from . import health
 urlpatterns = [
     path("livez/", health.livez, name="livez"),
     path("readyz/", health.readyz, name="readyz"),
+    path("healthz/deep/", health.deep, name="healthz-deep"),
     path("admin/", admin.site.urls),
     # The site's login is allauth's (it also takes the old form's `username`); the rest of allauth under
     # accounts/: sign-up, password reset and change, email addresses, Discord.

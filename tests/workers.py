@@ -38,6 +38,7 @@ def env(tmp_path, **extra: str) -> dict[str, str]:
         "CELERY_BROKER_URL": BROKER,
         "GENIUS_GAME_MODULES": "tests.toy_game",
         "GENIUS_VAR_DIR": str(tmp_path),
+        "TMPDIR": str(tmp_path),  # where a worker leaves its sign of life (genius/alive.py)
         **extra,
     }
 

@@ -579,6 +579,21 @@ class PendingTask(models.Model):
         return f"{self.name}{tuple(self.args)}"
 
 
+class Heartbeat(models.Model):
+    """When something in the background last showed that it runs: the sweep, or a worker of a queue.
+
+    In the database, not Redis: the trace must outlive a Redis outage, and every web process reads the same
+    one. Stamped with the database's clock and read against it, so a machine whose clock is off neither
+    looks late nor hides it (games/platform/heartbeats.py).
+    """
+
+    name = models.CharField(max_length=100, primary_key=True)  # "sweep", "worker:<queue>"
+    at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return self.name
+
+
 def zone_choices() -> list[tuple[str, str]]:
     from zoneinfo import available_timezones
 

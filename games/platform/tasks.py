@@ -9,7 +9,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from . import enqueue
+from . import enqueue, heartbeats
 from .errors import Busy
 from .models import ChatRead, Event, Game, Round, Webhook
 from .people import shown_name
@@ -28,6 +28,12 @@ log = logging.getLogger(__name__)
 def sweep() -> dict:
     """Queue one task per due round and clock (the `deadlines` queue, earliest deadline first)."""
     return run_sweep()
+
+
+@shared_task(name="games.platform.tasks.heartbeat")
+def heartbeat(queue: str) -> None:
+    """A worker of `queue` takes tasks: every worker sends one to each of its queues (genius/celery.py)."""
+    heartbeats.beat(heartbeats.worker(queue))
 
 
 @shared_task(name="games.platform.tasks.resend_pending")

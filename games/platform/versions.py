@@ -83,10 +83,9 @@ def _read(game_id: int, *, raise_kept: bool = True) -> dict | None:
 
 def _raise(game_id: int, version: int) -> None:
     key = _key(game_id)
-    client_of = getattr(getattr(cache, "_cache", None), "get_client", None)
-    if client_of is not None:  # Redis: compare and set in one step
-        client = client_of(key, write=True)
-        client.eval(RAISE, 1, cache.make_and_validate_key(key), version, KEPT_SECONDS)
+    run_script = getattr(cache, "run_script", None)
+    if run_script is not None:  # Redis (genius.cache): compare and set in one step, as every call is made
+        run_script(RAISE, [key], [version, KEPT_SECONDS])
     elif (cache.get(key) or -1) < version:  # one process (the tests' memory cache): no one to race
         cache.set(key, version, timeout=KEPT_SECONDS)
 

@@ -118,6 +118,8 @@ class Stack:
             "GENIUS_PAGE_CACHE": "1",
             "GENIUS_SWEEP_SECONDS": "1",
             "GENIUS_RESEND_SECONDS": "1",
+            "GENIUS_WORKER_HEARTBEAT_SECONDS": "1",
+            "TMPDIR": str(self.logdir),  # the worker's sign of life (genius/alive.py) is this stack's own
             "GENIUS_GAME_MODULES": "tests.toy_game",
             "GENIUS_VAR_DIR": str(self.logdir),
             "GUNICORN_WORKERS": "2",
@@ -171,5 +173,53 @@ class Stack:
                 proc.kill()
                 proc.wait()
 
+    def stop_worker(self) -> None:
+        """The worker (with beat) gone: nothing sweeps, nothing takes a task; the web goes on."""
+        worker = self.procs[1]
+        worker.terminate()
+        worker.wait(15)
+
     def log(self, name: str) -> str:
         return (self.logdir / f"{name}.log").read_text()
+
+
+@dataclass
+class Web:
+    """One gunicorn of its own (a port and a log of its own) on the stack's database and Redis, as a second
+    machine behind the same load balancer would run it: started, stopped and restarted alone."""
+
+    stack: Stack
+    name: str
+    workers: int = 1
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        log = open(self.stack.logdir / f"{self.name}.log", "a")  # noqa: SIM115 - closed with the process
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "genius.wsgi", "-b", f"127.0.0.1:{self.port}"],
+            cwd=ROOT,
+            env={**self.stack.env(), "GUNICORN_WORKERS": str(self.workers)},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        wait_until(lambda: requests.get(f"{self.url}/livez/", timeout=2).ok, f"{self.name} answering")
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+    def restart(self) -> None:
+        """A deploy or a crash: every worker process of it starts afresh, having read nothing."""
+        self.stop()
+        self.start()

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -11,6 +17,21 @@ from games.platform.models import Game
 from games.platform.services.events import announcement_post
 
 pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# A process just started (a gunicorn worker after a deploy, a worker that served nothing yet) whose first
+# cache call is the raise after its commit: a host's announcement through the API with a token reads no
+# session first.
+FRESH_PROCESS_MOVES = """
+import sys, django
+django.setup()
+from django.db import transaction
+from games.platform.models import Game
+from games.platform.services.events import bump_version
+with transaction.atomic():
+    bump_version(Game(pk=int(sys.argv[1])))
+"""
 
 
 def test_the_kept_version_never_goes_back(tally):
@@ -38,3 +59,30 @@ def test_with_the_cache_away_the_version_comes_from_the_database(tally, monkeypa
     monkeypatch.setattr(cache, "get", away)
     announcement_post(game=tally, text="News.")
     assert versions.game_row(tally.pk)["version"] == Game.objects.get(pk=tally.pk).version
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_fresh_process_whose_first_cache_call_is_a_raise_is_seen_by_every_other_at_once(tally):
+    if not os.environ.get("REDIS_URL") or "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        pytest.skip("two processes share the version through Redis and a database server")
+    before = versions.game_row(tally.pk)["version"]  # this process keeps the row, as a busy worker does
+    db = settings.DATABASES["default"]
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "genius.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "GENIUS_PAGE_CACHE": "1",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS_MOVES, str(tally.pk)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert Game.objects.get(pk=tally.pk).version == before + 1
+    assert versions.game_row(tally.pk)["version"] == before + 1, "the move went to a key nobody reads"
+    client = cache._cache.get_client()
+    assert client.keys(f"*::{versions._key(tally.pk)}") == [], "a key without the cache's generation"

@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from .. import enqueue
+from .. import enqueue, heartbeats
 from ..models import Game, Round, Submission, TurnClock
 
 # Whose rows another transaction holds right now, the round's (or clock's) or its game's, is passed by:
@@ -130,4 +130,6 @@ def sweep(*, now=None) -> dict[str, int]:
         if users:
             enqueue.send_reminder(pk, users)
             reminded += 1
+    # The trace of this run, in the database (it outlives a Redis outage): deadlines are late without it.
+    heartbeats.beat(heartbeats.SWEEP)
     return {"rounds": len(rounds), "clocks": len(clocks), "starts": len(starts), "reminders": reminded}
