@@ -4,6 +4,10 @@ the other workers the notifications and webhooks."""
 import os
 
 from celery import Celery
+from kombu.transport import TRANSPORT_ALIASES
+
+# The embedded broker (no Redis): kombu's file-system transport, safe on a full disk (genius/filebroker.py).
+TRANSPORT_ALIASES["genius-files"] = "genius.filebroker:Transport"
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "genius.settings")
 
