@@ -175,3 +175,13 @@ def in_view(page, selector: str) -> bool:
                       return r.top >= -1 && r.bottom <= window.innerHeight + 1; }""",
         selector,
     )
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory):
+    """A migrated SQLite database for the site as `make run` serves it (tests/embedded.py), made once."""
+    from tests.embedded import manage
+
+    template = tmp_path_factory.mktemp("embedded-template")
+    manage(template, "migrate", "--no-input", "-v0")
+    return template / "genius.sqlite3"
