@@ -178,10 +178,12 @@ def in_view(page, selector: str) -> bool:
 
 
 @pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory):
-    """A migrated SQLite database for the site as `make run` serves it (tests/embedded.py), made once."""
-    from tests.embedded import manage
+def embedded_database(tmp_path_factory):
+    """A migrated SQLite database holding a running Tally, for the site as `make run` serves it
+    (tests/embedded.py): made once, copied by each test that serves it."""
+    from tests.embedded import Template, manage, tally_game
 
     template = tmp_path_factory.mktemp("embedded-template")
     manage(template, "migrate", "--no-input", "-v0")
-    return template / "genius.sqlite3"
+    game, round_id = tally_game(template)
+    return Template(template / "genius.sqlite3", game, round_id)

@@ -13,17 +13,21 @@ import errno
 import os
 import resource
 import subprocess
+import threading
 from pathlib import Path
 
 
 class SmallDisk:
-    """A tmpfs of its own at `path`: `fill` takes every byte left, `free` gives them back."""
+    """A tmpfs of its own at `path`: `fill` takes every byte left and keeps taking what the processes give
+    back (a journal deleted, a file removed), as other writers keep a real full disk full; `free` stops and
+    gives every byte back."""
 
     kind = "tmpfs"
 
     def __init__(self, path: Path):
         self.path = path
         self.ballast = path / "ballast"
+        self.filling: threading.Event | None = None
 
     @classmethod
     def mount(cls, path: Path, size: str = "64m") -> SmallDisk | None:
@@ -34,6 +38,16 @@ class SmallDisk:
         return cls(path) if done.returncode == 0 else None
 
     def fill(self, pids=()) -> None:
+        self._top_up()
+        self.filling = threading.Event()
+        self.keeping = threading.Thread(target=self._keep_full, args=(self.filling,), daemon=True)
+        self.keeping.start()
+
+    def _keep_full(self, filling: threading.Event) -> None:
+        while not filling.wait(0.05):
+            self._top_up()
+
+    def _top_up(self) -> None:
         chunk = b"\0" * (1 << 20)
         with open(self.ballast, "ab", buffering=0) as f:
             for size in (1 << 20, 4096, 1):
@@ -45,6 +59,10 @@ class SmallDisk:
                         raise
 
     def free(self, pids=()) -> None:
+        if self.filling is not None:
+            self.filling.set()
+            self.keeping.join()
+            self.filling = None
         self.ballast.unlink(missing_ok=True)
 
     def full(self) -> bool:

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,9 +37,8 @@ def environment(var: Path, **extra: str) -> dict[str, str]:
         GENIUS_SWEEP_SECONDS="1",
         GENIUS_RESEND_SECONDS="1",
         PYTHONUNBUFFERED="1",
-        **extra,
     )
-    return env
+    return {**env, **extra}
 
 
 def manage(var: Path, *args: str) -> str:
@@ -49,8 +49,17 @@ def manage(var: Path, *args: str) -> str:
     return done.stdout
 
 
+@dataclass
+class Template:
+    """A migrated SQLite database holding a running Tally (the `embedded_database` fixture)."""
+
+    database: Path
+    game: int
+    round: int
+
+
 def var_folder(var: Path, database: Path) -> Path:
-    """A var/ folder holding a copy of a migrated SQLite database (the `migrated_sqlite` fixture)."""
+    """A var/ folder holding a copy of a migrated SQLite database."""
     var.mkdir(parents=True, exist_ok=True)
     shutil.copy(database, var / "genius.sqlite3")
     return var
@@ -78,8 +87,9 @@ def children_of(pid: int) -> dict[str, int]:
 class EmbeddedSite:
     """`manage.py serve_all` on a var/ folder of its own, its terminal's lines kept as they come."""
 
-    def __init__(self, var: Path):
+    def __init__(self, var: Path, **env: str):
         self.var = var
+        self.env = env  # over environment()'s
         self.port = free_port()
         self.lines: list[str] = []
         self.proc: subprocess.Popen | None = None
@@ -92,7 +102,7 @@ class EmbeddedSite:
         self.proc = subprocess.Popen(
             [sys.executable, "manage.py", "serve_all", "--port", str(self.port)],
             cwd=ROOT,
-            env=environment(self.var),
+            env=environment(self.var, **self.env),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -107,6 +117,12 @@ class EmbeddedSite:
 
     def children(self) -> dict[str, int]:
         return children_of(self.proc.pid)
+
+    def pids(self) -> list[int]:
+        """serve_all's and its processes' (what it starts later inherits from serve_all itself)."""
+        if self.proc is None or self.proc.poll() is not None:
+            return []
+        return [self.proc.pid, *self.children().values()]
 
     def said(self, pattern: str) -> list[str]:
         return [line for line in list(self.lines) if re.search(pattern, line)]
@@ -141,3 +157,27 @@ class EmbeddedSite:
             except (OSError, ProcessLookupError):
                 pass
         return code
+
+
+TALLY = """
+from django.contrib.auth import get_user_model
+from games.platform.models import Round, Season
+from games.platform.services import games
+
+User = get_user_model()
+host = User.objects.create_user("hank", password="pw-hank", is_staff=True)
+season = Season.objects.create(name="Season 1")
+season.hosts.add(host)
+game = games.game_create(season=season, game_type="tally", name="Tally", hosts=[host], actor=host)
+for name in ("alice", "bob"):
+    games.game_seat(game=game, user=User.objects.create_user(name, password="pw-" + name), actor=host)
+games.game_start(game=game, actor=host)
+print("tally", game.id, Round.objects.get(game=game, number=0).id)
+"""
+
+
+def tally_game(var: Path) -> tuple[int, int]:
+    """A running Tally (tests/toy_game.py) in the var/ folder's database: its id and its open round's."""
+    said = manage(var, "shell", "-c", TALLY)  # the game's start mails the players too (to the console)
+    (game, round_) = re.search(r"^tally (\d+) (\d+)$", said, re.MULTILINE).groups()
+    return int(game), int(round_)

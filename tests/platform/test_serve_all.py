@@ -19,8 +19,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def site(tmp_path, migrated_sqlite):
-    live = EmbeddedSite(var_folder(tmp_path / "var", migrated_sqlite))
+def site(tmp_path, embedded_database):
+    live = EmbeddedSite(var_folder(tmp_path / "var", embedded_database.database))
     live.start()
     yield live
     live.stop()
