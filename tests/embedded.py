@@ -165,12 +165,19 @@ from games.platform.models import Round, Season
 from games.platform.services import games
 
 User = get_user_model()
-host = User.objects.create_user("hank", password="pw-hank", is_staff=True)
-season = Season.objects.create(name="Season 1")
+
+
+def user(name, **extra):
+    found = User.objects.filter(username=name).first()
+    return found or User.objects.create_user(name, password="pw-" + name, **extra)
+
+
+host = user("hank", is_staff=True)
+season, _ = Season.objects.get_or_create(name="Season 1")
 season.hosts.add(host)
 game = games.game_create(season=season, game_type="tally", name="Tally", hosts=[host], actor=host)
 for name in ("alice", "bob"):
-    games.game_seat(game=game, user=User.objects.create_user(name, password="pw-" + name), actor=host)
+    games.game_seat(game=game, user=user(name), actor=host)
 games.game_start(game=game, actor=host)
 print("tally", game.id, Round.objects.get(game=game, number=0).id)
 """
