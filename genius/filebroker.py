@@ -64,8 +64,9 @@ def write_whole(path: str, data: bytes) -> None:
 class Channel(filesystem.Channel):
     def _put(self, queue, payload, **kwargs):
         """Write the message whole, then make it visible; or raise, leaving no file."""
-        # kombu's name, so its readers (and `_size`, `_purge`) find it: time first, for the order.
-        name = f"{int(round(monotonic() * 1000))}_{uuid.uuid4()}.{queue}.msg"
+        # kombu's name, so its readers (and `_size`, `_purge`) find it: time first, for the order, in digits
+        # of one width (kombu's sort 999 after 1000).
+        name = f"{int(monotonic() * 1000):015d}_{uuid.uuid4()}.{queue}.msg"
         try:
             write_whole(os.path.join(self.data_folder_out, name), str_to_bytes(dumps(payload)))
         except OSError as exc:
