@@ -5,8 +5,12 @@ import logging
 import os
 
 from celery import Celery, bootsteps
+from kombu.transport import TRANSPORT_ALIASES
 
 from . import alive
+
+# The embedded broker (no Redis): kombu's file-system transport, safe on a full disk (genius/filebroker.py).
+TRANSPORT_ALIASES["genius-files"] = "genius.filebroker:Transport"
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "genius.settings")
 

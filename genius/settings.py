@@ -230,17 +230,20 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Celery: Redis when configured, otherwise a broker on the file system that needs no server.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "filesystem://")
+# Celery: Redis when configured, otherwise a broker on the file system that needs no server (`make run`):
+# genius/filebroker.py, which refuses a message it cannot write whole and sets aside a file that is not one.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", REDIS_URL or "genius-files://localhost/")
 CELERY_BROKER_TRANSPORT_OPTIONS = {}
-if CELERY_BROKER_URL.startswith("filesystem://"):
+if CELERY_BROKER_URL.startswith(("genius-files://", "filesystem://")):
+    # All on one disk: a message is claimed and set aside by renaming it, never copied.
     _queue = VAR_DIR / "broker"
-    for _sub in ("queue", "processed", "control"):
+    for _sub in ("queue", "processed", "control", "corrupt"):
         (_queue / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_queue / "queue"),
         "data_folder_out": str(_queue / "queue"),
         "processed_folder": str(_queue / "processed"),
+        "corrupt_folder": str(_queue / "corrupt"),
         "control_folder": str(_queue / "control"),
         "store_processed": False,
     }

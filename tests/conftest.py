@@ -175,3 +175,15 @@ def in_view(page, selector: str) -> bool:
                       return r.top >= -1 && r.bottom <= window.innerHeight + 1; }""",
         selector,
     )
+
+
+@pytest.fixture(scope="session")
+def embedded_database(tmp_path_factory):
+    """A migrated SQLite database holding a running Tally, for the site as `make run` serves it
+    (tests/embedded.py): made once, copied by each test that serves it."""
+    from tests.embedded import Template, manage, tally_game
+
+    template = tmp_path_factory.mktemp("embedded-template")
+    manage(template, "migrate", "--no-input", "-v0")
+    game, round_id = tally_game(template)
+    return Template(template / "genius.sqlite3", game, round_id)

@@ -1,5 +1,10 @@
 """Serve the site with Celery workers and beat beside it, so rounds close on time; Ctrl-C stops them all.
 
+A process that stops (a crash, a kill, the machine short of memory) is started again, after a pause that
+grows while it keeps stopping soon after each start, with a line saying which stopped, how, and when it
+comes back: `make run` users look only at this terminal, so one that keeps failing is said plainly, with
+the lines it wrote last. Only Ctrl-C or a SIGTERM stops them all.
+
 The terminal stays quiet: of what the four processes write, it shows a line when a round resolves and
 every warning or error (with its traceback), nothing else (no sweep every 5 s, no request lines). Emails
 go to files in var/outbox/ unless an SMTP host is set. With --demo the demo's logins come last, once the
@@ -8,8 +13,10 @@ site answers, so nothing scrolls them away.
 
 from __future__ import annotations
 
+import collections
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -28,6 +35,19 @@ WRONG = re.compile(r"(^|[\s:\[])(WARNING|ERROR|CRITICAL)[\s/:]|^Traceback")
 # says at every start that it is a development server.
 EXPECTED = re.compile(r"WARNING django\.(request|server)|^WARNING: This is a development server")
 RECORD_START = re.compile(r"^(\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\S+ \[\d)")
+# A process that stops within this many seconds of its start stopped "at once": each such stop in a row
+# doubles the pause before the next start, from FIRST_PAUSE up to LAST_PAUSE; one that ran longer is
+# started again after FIRST_PAUSE. After FAILING_AT_ONCE such stops in a row, the terminal says so plainly.
+AT_ONCE = 30.0
+FIRST_PAUSE = 1.0
+LAST_PAUSE = 60.0
+FAILING_AT_ONCE = 3
+# What a process wrote in its last seconds is shown when it stops, even lines the quiet terminal hid.
+LAST_WORDS = 2.0
+# The terminal warns when the disk holding var/ has less than this left: SQLite and the broker's messages
+# need it. Checked every DISK_CHECK seconds.
+LOW_DISK_BYTES = 20 * 1024 * 1024
+DISK_CHECK = 5.0
 
 
 def _interrupt(signum, frame):
@@ -36,6 +56,15 @@ def _interrupt(signum, frame):
 
 def worker_of(queue: str) -> list[str]:
     return ["-Q", queue, "-n", f"{queue}@%h", "--loglevel", "WARNING", "--pool", "solo"]
+
+
+def how_it_stopped(code: int) -> str:
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
 
 
 class Quiet:
@@ -60,10 +89,88 @@ class Quiet:
         return self.following_trouble and bool(line.strip())
 
 
+class Child:
+    """One of the processes serve_all runs: started again whenever it stops, until everything stops."""
+
+    def __init__(self, name: str, command: list[str], env: dict, relay):
+        self.name = name
+        self.command = command
+        self.env = env
+        self.relay = relay  # (child, process) -> None: shows its output, in a thread of its own
+        self.proc: subprocess.Popen | None = None
+        self.started = 0.0
+        self.restart_at: float | None = None
+        self.stops_at_once = 0  # stops in a row, each within AT_ONCE seconds of its start
+        self.last_lines: collections.deque = collections.deque(maxlen=12)  # (when, line, shown)
+
+    def start(self) -> None:
+        self.last_lines.clear()
+        self.proc = subprocess.Popen(
+            self.command, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        )
+        self.started = time.monotonic()
+        self.restart_at = None
+        self.relaying = threading.Thread(target=self.relay, args=(self, self.proc), daemon=True)
+        self.relaying.start()
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def tend(self, say) -> None:
+        """Start it again if it stopped and its pause is over; say once that it stopped, and how."""
+        now = time.monotonic()
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                self.start()
+            return
+        if self.proc is None or self.proc.poll() is None:
+            return
+        code = self.proc.returncode
+        # What the process wrote last is shown before the line that says it stopped.
+        self.relaying.join(timeout=1)
+        lived = now - self.started
+        self.stops_at_once = self.stops_at_once + 1 if lived < AT_ONCE else 0
+        pause = min(LAST_PAUSE, FIRST_PAUSE * 2 ** max(0, self.stops_at_once - 1))
+        self.restart_at = now + pause
+        how = how_it_stopped(code)
+        if self.stops_at_once >= FAILING_AT_ONCE:
+            say(
+                f"[{self.name}] keeps stopping as soon as it starts ({how}, {self.stops_at_once} times in a "
+                f"row): it is not working. Trying again in {pause:.0f} s; Ctrl-C stops everything.",
+            )
+        else:
+            say(f"[{self.name}] stopped ({how}) after {lived:.0f} s; restarting it in {pause:.0f} s.")
+        # Why it ended, if it ended by itself and the quiet terminal left its last words out (runserver's
+        # "That port is already in use"). A process killed said nothing about it.
+        for line in self.last_words(now) if code >= 0 else ():
+            say(f"[{self.name}]   {line}")
+
+    def last_words(self, stopped: float) -> list[str]:
+        return [
+            line
+            for at, line, shown in self.last_lines
+            if not shown and line.strip() and at > stopped - LAST_WORDS
+        ]
+
+    def stop(self) -> None:
+        if self.running():
+            self.proc.send_signal(signal.SIGTERM)
+
+    def wait(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
 class Command(BaseCommand):
     help = (
         "Run the web server, a Celery worker for notifications, one for deadlines and Celery beat together "
-        "(the embedded default of make run), showing only resolutions, warnings and errors."
+        "(the embedded default of make run), starting again any that stops, and showing only resolutions, "
+        "warnings and errors."
     )
 
     def add_arguments(self, parser):
@@ -83,42 +190,69 @@ class Command(BaseCommand):
             # slow webhook receiver or mail server never holds up a round's close.
             "worker": [*celery, "worker", *worker_of("celery")],
             "deadlines": [*celery, "worker", *worker_of("deadlines")],
-            "beat": [*celery, "beat", "--loglevel", "WARNING"],
+            # Beat's schedule is two intervals (the sweep, the resend), nothing worth remembering between
+            # starts: kept in memory, not in a file a full disk would make beat die writing.
+            "beat": [*celery, "beat", "--loglevel", "WARNING", "--scheduler", "celery.beat:Scheduler"],
         }
         env = self.environment(options)
-        procs = {
-            name: subprocess.Popen(
-                cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
-            )
-            for name, cmd in commands.items()
-        }
-        lock = threading.Lock()
-        for name, proc in procs.items():
-            threading.Thread(
-                target=self._relay, args=(name, proc, lock, options["verbose"]), daemon=True
-            ).start()
+        self.lock = threading.Lock()
+        self.verbose = options["verbose"]
+        children = [Child(name, command, env, self._relay) for name, command in commands.items()]
         # A SIGTERM (a service manager, `kill`) stops everything as Ctrl-C does.
         signal.signal(signal.SIGTERM, _interrupt)
         url = f"http://{options['host']}:{options['port']}/"
         try:
-            self._wait_for(url + "healthz/", procs)
-            with lock:
-                self._greet(url, options, env.get("GENIUS_EMAIL_DIR"))
-            while all(p.poll() is None for p in procs.values()):
-                time.sleep(0.5)
-            dead = [name for name, p in procs.items() if p.poll() is not None]
-            self.stderr.write(f"{', '.join(dead)} stopped; stopping the rest.")
+            for child in children:
+                child.start()
+            self._supervise(children, url, options, env.get("GENIUS_EMAIL_DIR"))
         except KeyboardInterrupt:
             pass
         finally:
-            for p in procs.values():
-                if p.poll() is None:
-                    p.send_signal(signal.SIGTERM)
-            for p in procs.values():
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            for child in children:
+                child.stop()
+            for child in children:
+                child.wait()
+
+    def _supervise(self, children, url: str, options, outbox: str | None) -> None:
+        """Until Ctrl-C: start again what stopped, greet once the site answers, watch the disk."""
+        greet_by = time.monotonic() + 60
+        greeted = False
+        disk_checked = 0.0
+        disk_low = False
+        while True:
+            for child in children:
+                child.tend(self._say)
+            if not greeted and children[0].running() and self._answers(url + "healthz/"):
+                greeted = True
+                with self.lock:
+                    self._greet(url, options, outbox)
+            elif not greeted and time.monotonic() > greet_by:
+                greeted = True
+                self._say(f"The site does not answer at {url} yet: the lines above may say why.")
+            if time.monotonic() - disk_checked > DISK_CHECK:
+                disk_checked = time.monotonic()
+                disk_low = self._watch_disk(disk_low)
+            time.sleep(0.2)
+
+    def _watch_disk(self, was_low: bool) -> bool:
+        """Say once when the disk holding var/ runs low, and once when it has room again."""
+        try:
+            free = shutil.disk_usage(settings.VAR_DIR).free
+        except OSError:
+            return was_low
+        low = free < LOW_DISK_BYTES
+        if low and not was_low:
+            self._say(
+                f"The disk holding {settings.VAR_DIR} has {free // 1024 // 1024} MB left. When it is full, "
+                "saves are refused and rounds wait to resolve; free some space and they go on by themselves."
+            )
+        elif was_low and not low:
+            self._say(f"The disk holding {settings.VAR_DIR} has room again.", error=False)
+        return low
+
+    def _say(self, line: str, error: bool = True) -> None:
+        with self.lock:
+            (self.stderr if error else self.stdout).write(line)
 
     def environment(self, options, base=None) -> dict:
         """The four processes' environment: emails to files unless an SMTP host is set, and the links in
@@ -130,24 +264,22 @@ class Command(BaseCommand):
         env.setdefault("GENIUS_SITE_URL", f"http://{options['host']}:{options['port']}")
         return env
 
-    def _relay(self, name: str, proc, lock, verbose: bool) -> None:
+    def _relay(self, child: Child, proc) -> None:
         quiet = Quiet()
         for line in proc.stdout:
             line = line.rstrip("\n")
-            if verbose or quiet.keep(line):
-                with lock:
-                    self.stdout.write(f"[{name}] {line}")
+            shown = self.verbose or quiet.keep(line)
+            child.last_lines.append((time.monotonic(), line, shown))
+            if shown:
+                with self.lock:
+                    self.stdout.write(f"[{child.name}] {line}")
 
-    def _wait_for(self, url: str, procs) -> None:
-        """Until the web server answers (at most a minute), or one of the processes stopped."""
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and all(p.poll() is None for p in procs.values()):
-            try:
-                with urllib.request.urlopen(url, timeout=2) as answer:  # noqa: S310 (our own address)
-                    if answer.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.3)
+    def _answers(self, url: str) -> bool:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as answer:  # noqa: S310 (our own address)
+                return answer.status == 200
+        except OSError:
+            return False
 
     def _greet(self, url: str, options, outbox: str | None) -> None:
         self.stdout.write(
