@@ -14,6 +14,8 @@ from datetime import timedelta
 import pytest
 from django.core import mail
 from django.db import connection, transaction
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from games.platform import enqueue, outbox
@@ -183,3 +185,20 @@ def test_of_many_senders_claiming_one_delivery_at_once_exactly_one_wins():
     for thread in threads:
         thread.join()
     assert errors == [] and won == [1]
+
+
+def test_a_task_that_gave_up_is_shown_to_superusers_and_tried_again_from_the_admin(tally, hank, make_user):
+    rnd, owed = resolved(tally)
+    OutboxTask.objects.filter(pk=owed.pk).update(due_at=None, attempts=9, last_error="OSError: down")
+    url = reverse("admin:platform_outboxtask_changelist")
+    host = Client()
+    host.force_login(hank)  # a host (staff), not a superuser: owed tasks name other games' rows
+    assert host.get(url).status_code == 403
+    root = Client()
+    root.force_login(make_user("root", is_staff=True, is_superuser=True))
+    assert "OSError: down" in root.get(url).content.decode()
+    answer = root.post(url, {"action": "try_again_now", "_selected_action": [owed.pk]}, follow=True)
+    assert "1 owed tasks are due" in answer.content.decode()
+    owed.refresh_from_db()
+    assert owed.attempts == 0 and owed.due_at <= timezone.now()
+    assert outbox.relay() == 1 and sent_to() == EMAILS
