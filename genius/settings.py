@@ -246,7 +246,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A Redis that hangs must not hang a request that queues work after its commit (issue 18.1): the
-    # publish gives up, and the task is kept in the database to send again (games/platform/enqueue.py).
+    # publish gives up, and the task's outbox row is published again later (games/platform/outbox.py).
     CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_connect_timeout", 2)
     CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_timeout", 5)
     # No unacknowledged copies kept in Redis (kombu's ack emulation): what keeps a task until its work is
@@ -311,7 +311,7 @@ GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
 GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
 # A webhook delivery that failed is retried six times, waiting from this many seconds, doubling each time
-# up to the cap, with jitter (games/platform/tasks.py).
+# up to the cap, with jitter, the wait kept on its outbox row (games/platform/tasks.py, outbox.py).
 GENIUS_WEBHOOK_RETRY_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_SECONDS", "10"))
 GENIUS_WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_MAX_SECONDS", "300"))
 # Email goes to the console in development unless an SMTP host is given (or GENIUS_EMAIL_DIR, where `make
