@@ -30,9 +30,12 @@ def schedule_the_sweep(sender, **kwargs):
     every = settings.GENIUS_SWEEP_SECONDS
     sweep = sender.signature("games.platform.tasks.sweep").set(expires=max(60.0, 2 * every))
     sender.add_periodic_task(every, sweep)
-    # What a commit queued while the broker was away (games/platform/enqueue.py) goes out once it is back.
-    resend = sender.signature("games.platform.tasks.resend_pending").set(expires=60.0)
-    sender.add_periodic_task(settings.GENIUS_RESEND_SECONDS, resend)
+    # The outbox's relay (games/platform/outbox.py): what a commit owes and nobody has done yet (never
+    # published, lost by the broker or a killed worker, or due for a retry) is published again.
+    relay = sender.signature("games.platform.tasks.relay").set(
+        expires=max(60.0, 2 * settings.GENIUS_RESEND_SECONDS)
+    )
+    sender.add_periodic_task(settings.GENIUS_RESEND_SECONDS, relay)
 
 
 class Alive(bootsteps.StartStopStep):

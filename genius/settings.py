@@ -249,26 +249,41 @@ if CELERY_BROKER_URL.startswith(("genius-files://", "filesystem://")):
     }
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # A Redis that hangs must not hang a request that queues work after its commit (issue 18.1): the
-    # publish gives up, and the task is kept in the database to send again (games/platform/enqueue.py).
+    # publish gives up, and the task's outbox row is published again later (games/platform/outbox.py).
     CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_connect_timeout", 2)
     CELERY_BROKER_TRANSPORT_OPTIONS.setdefault("socket_timeout", 5)
-# After the broker refused, a process keeps work in the database for this many seconds without asking it;
-# beat sends what was kept every GENIUS_RESEND_SECONDS.
+    # No unacknowledged copies kept in Redis (kombu's ack emulation): what keeps a task until its work is
+    # done is its outbox row (games/platform/outbox.py), or the sweep's query. With ack emulation, a worker
+    # that held an unacknowledged task when Redis dropped exited ("Unrecoverable error": kombu's Redis
+    # channel, closed a second time after its connection was collected, restores its unacknowledged tasks
+    # through a transport whose client is gone, an AttributeError `hostname` that nothing catches); the
+    # plain QoS logs a task it cannot give back, and the worker reconnects (tests/faults/test_outbox.py).
+    CELERY_BROKER_TRANSPORT_OPTIONS["ack_emulation"] = False
+# After the broker refused, a process does not ask it again for this many seconds (the outbox keeps the
+# work); beat's relay publishes what is due every GENIUS_RESEND_SECONDS.
 GENIUS_BROKER_RETRY_SECONDS = float(os.environ.get("GENIUS_BROKER_RETRY_SECONDS", "1"))
-GENIUS_RESEND_SECONDS = float(os.environ.get("GENIUS_RESEND_SECONDS", "10"))
+GENIUS_RESEND_SECONDS = float(os.environ.get("GENIUS_RESEND_SECONDS", "5"))
+# An owed task not done this long after it was published is published again by the relay (a crash, a lost
+# queue, a killed worker); one email or webhook post claimed this long and not sent is sent again. The
+# second must outlast any one send (DJANGO_EMAIL_TIMEOUT, 20 s; a webhook post's 10 s).
+GENIUS_OUTBOX_LEASE_SECONDS = float(os.environ.get("GENIUS_OUTBOX_LEASE_SECONDS", "60"))
+GENIUS_DELIVERY_LEASE_SECONDS = float(os.environ.get("GENIUS_DELIVERY_LEASE_SECONDS", "60"))
 CELERY_TASK_IGNORE_RESULT = True
-# A task is acknowledged after it ran, and given back to the queue when its worker process dies: a worker
-# killed mid-task loses nothing (the notifications are idempotent, the deadlines re-checked under locks).
-# Each worker process takes one task at a time, so none waits behind a slow one in a process's prefetch.
+# A task is acknowledged after it ran, and given back to the queue when its worker process dies, so a task
+# of a killed worker process runs again at once (the outbox's relay would, a lease later). A worker whose
+# connection drops lets its running tasks finish. Each worker process takes one task at a time, so none
+# waits behind a slow one in a process's prefetch.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # Deadlines have a queue of their own, with worker processes of their own (compose's `deadlines`,
-# `serve_all`): a slow webhook receiver or a mail server fills only the default queue.
+# `serve_all`): a slow webhook receiver or a mail server fills only the default queue. The outbox's relay
+# runs there too: it only publishes, and must not wait behind the deliveries it publishes again.
 DEADLINES_QUEUE = "deadlines"
 CELERY_TASK_ROUTES = {
     f"games.platform.tasks.{name}": {"queue": DEADLINES_QUEUE}
-    for name in ("sweep", "resolve_round", "expire_clock", "start_clocks")
+    for name in ("sweep", "resolve_round", "expire_clock", "start_clocks", "relay")
 }
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
 # Where the site is, as players reach it: every email links to its exact page under this address.
@@ -304,18 +319,9 @@ GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")
 GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
 # A webhook delivery that failed is retried six times, waiting from this many seconds, doubling each time
-# up to the cap, with jitter (games/platform/tasks.py).
+# up to the cap, with jitter, the wait kept on its outbox row (games/platform/tasks.py, outbox.py).
 GENIUS_WEBHOOK_RETRY_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_SECONDS", "10"))
 GENIUS_WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_MAX_SECONDS", "300"))
-if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
-    # Redis hands a task nobody acknowledged to another worker after this long: it must outlast the longest
-    # a worker holds one (a retry waiting its countdown, up to the webhooks' cap, then a 10 s post), or the
-    # task would run twice. It is also how long a task of a worker killed outright (not one of its
-    # processes) waits to run again: Redis's default is an hour.
-    CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] = int(
-        max(GENIUS_WEBHOOK_RETRY_MAX_SECONDS, GENIUS_NOTIFY_RETRY_MAX_SECONDS) + 120
-    )
-
 # Email goes to the console in development unless an SMTP host is given (or GENIUS_EMAIL_DIR, where `make
 # run` writes each email as a file); production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")
@@ -323,7 +329,13 @@ if _smtp_host:
     MAILERS = {
         "default": {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": _smtp_host, "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25"))},
+            # A send gives up well within its claim (GENIUS_DELIVERY_LEASE_SECONDS): no second sender starts
+            # while the first may still be talking to the mail server.
+            "OPTIONS": {
+                "host": _smtp_host,
+                "port": int(os.environ.get("DJANGO_EMAIL_PORT", "25")),
+                "timeout": float(os.environ.get("DJANGO_EMAIL_TIMEOUT", "20")),
+            },
         }
     }
 elif os.environ.get("GENIUS_EMAIL_DIR"):

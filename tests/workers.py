@@ -69,13 +69,14 @@ def running(*procs: subprocess.Popen):
                 proc.wait()
 
 
-def send(task: str, *args) -> None:
-    """Queue `task` on the tests' broker, as a service's commit would in production."""
+def send(task: str, *args, task_id: str | None = None) -> None:
+    """Queue `task` on the tests' broker, as a service's commit would in production (an owed task: with its
+    outbox row's id, `outbox-<id>`)."""
     from genius.celery import app
 
     eager, app.conf.task_always_eager = app.conf.task_always_eager, False  # the tests run tasks inline
     try:
         with app.connection_for_write(BROKER) as conn:
-            app.send_task(task, args=args, connection=conn)
+            app.send_task(task, args=args, task_id=task_id, connection=conn)
     finally:
         app.conf.task_always_eager = eager

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db.models import F
 from django.db.models.functions import Now
 
-from .models import Game, Heartbeat, PendingTask, Round
+from .models import Game, Heartbeat, OutboxTask, Round
 
 SWEEP = "sweep"
 SWEEP_LATE_PERIODS = 3  # the sweep is late once three of its periods passed without a run
@@ -66,17 +66,18 @@ def overdue_seconds() -> float | None:
     return None if late is None else late.total_seconds()
 
 
-def outbox_oldest_age() -> float | None:
-    """Seconds the oldest message the site owes the outside (an email, a webhook) has waited to go out; None
-    when none waits. For now the work kept while the broker refused it (PendingTask); the outbox that takes
-    its place (issue 28.1) is measured here instead."""
-    age = (
-        PendingTask.objects.order_by("id")
-        .annotate(age=Now() - F("queued_at"))
-        .values_list("age", flat=True)
+def outbox_overdue_seconds() -> float | None:
+    """Seconds the most overdue message the site owes the outside (an email, a webhook post) has waited past
+    its due time: None when none is overdue. A row is due a lease after its commit (the task deletes it long
+    before when all runs) or at its retry: one still there well past that is one the relay is not sending."""
+    late = (
+        OutboxTask.objects.filter(due_at__lte=Now())
+        .order_by("due_at")
+        .annotate(late=Now() - F("due_at"))
+        .values_list("late", flat=True)
         .first()
     )
-    return None if age is None else age.total_seconds()
+    return None if late is None else late.total_seconds()
 
 
 def deadlines(beats: dict[str, float] | None = None) -> dict:
@@ -98,9 +99,12 @@ def workers(beats: dict[str, float]) -> dict:
 
 
 def outbox() -> dict:
-    oldest = outbox_oldest_age()
-    draining = oldest is None or oldest <= settings.GENIUS_OUTBOX_LATE_SECONDS
-    return {"ok": draining, "oldest_seconds": _rounded(oldest)}
+    """Whether what the site owes the outside goes out: no message overdue past GENIUS_OUTBOX_LATE_SECONDS.
+    Those that gave up after their retries (kept for the admins, with their error) are counted beside it."""
+    overdue = outbox_overdue_seconds()
+    draining = overdue is None or overdue <= settings.GENIUS_OUTBOX_LATE_SECONDS
+    gave_up = OutboxTask.objects.filter(due_at__isnull=True).count()
+    return {"ok": draining, "overdue_seconds": _rounded(overdue), "gave_up": gave_up}
 
 
 def status() -> dict:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import uuid
 from datetime import timedelta
 
 from django.conf import settings as conf
@@ -510,17 +511,24 @@ class NotificationPreference(models.Model):
         return f"Emails {self.user} wants"
 
 
-class NotificationSent(models.Model):
-    """One email sent, under a key naming what it was about and to whom (`results:<round>:<user>`): a
-    notification task run again (redelivered after a killed worker, retried after a database error) sends
-    only what it had not sent."""
+class Delivery(models.Model):
+    """One email to one user, or one announcement to one webhook, under a key naming it
+    (`results:<round>:<user>`, `webhook:<hook>:<event>`): claimed before it is sent and marked sent after
+    (issue 28), so two runs of one task at once never both send it (services/deliveries.py).
+
+    A claim lasts GENIUS_DELIVERY_LEASE_SECONDS. A sender killed mid-send leaves a claim that runs out; the
+    delivery is then sent again with the same `uid` (the email's Message-ID, the webhook's Idempotency-Key),
+    so its receiver can drop the copy if the first one did arrive.
+    """
 
     key = models.CharField(max_length=120, unique=True)
-    sent_at = models.DateTimeField(default=timezone.now)
+    uid = models.UUIDField(default=uuid.uuid4, editable=False)
+    claimed_by = models.UUIDField(null=True, blank=True)
+    claimed_until = models.DateTimeField(null=True, blank=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        verbose_name = "notification sent"
-        verbose_name_plural = "notifications sent"
+        verbose_name_plural = "deliveries"
 
     def __str__(self) -> str:
         return self.key
@@ -559,16 +567,19 @@ class DeathMatchPick(models.Model):
         return f"Death Match pick of {self.main_match}"
 
 
-class PendingTask(models.Model):
-    """Work a commit queued that the broker did not take (Redis away), re-sent by `resend_pending` until sent.
+class OutboxTask(models.Model):
+    """A task a commit owes the outside (an email, a webhook post, an early resolution): written in the same
+    transaction as the change that causes it, so no commit happens without it (issue 28; games/platform/
+    outbox.py). It is published once the transaction commits, and again by the relay whenever `due_at`
+    passes; the task deletes its row when its work is done. `attempts` counts the runs that failed.
 
-    A stored write is answered as stored whatever the broker does (issue 18.1); what it owes the outside (an
-    email, a webhook, an early resolution) waits here instead of being lost.
+    A row whose `due_at` is empty gave up (after its kind's retries): kept, with its error, for the admins.
     """
 
     name = models.CharField(max_length=100)
     args = models.JSONField(default=list)
-    queued_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    due_at = models.DateTimeField(null=True, blank=True, db_index=True)
     attempts = models.PositiveIntegerField(default=0)
     last_error = models.TextField(blank=True)
 

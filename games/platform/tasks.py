@@ -1,24 +1,26 @@
-"""Celery tasks: thin, they take ids and call a service (services queue them through `enqueue`)."""
+"""Celery tasks: thin, they take ids and call a service (services queue them through `enqueue`).
+
+A task a commit owes (an email, a webhook post, an early resolution) has an outbox row (games/platform/
+outbox.py), which it deletes once its work is done; a failed run is retried by the relay, not by Celery.
+"""
 
 from __future__ import annotations
 
 import logging
-import random
 
 from celery import shared_task
 from django.conf import settings
-from django.db import DatabaseError
 
-from . import enqueue, heartbeats
+from . import heartbeats, outbox
 from .errors import Busy
 from .models import ChatRead, Event, Game, Round, Webhook
 from .people import shown_name
-from .services import notify
+from .services import deliveries, notify
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sitting import start_time_came
 from .services.sweep import sweep as run_sweep
-from .services.webhooks import DeliveryFailed, WebhookRefused, webhook_deliver
+from .services.webhooks import WebhookRefused, webhook_deliver
 from .zones import local_text
 
 log = logging.getLogger(__name__)
@@ -36,13 +38,61 @@ def heartbeat(queue: str) -> None:
     heartbeats.beat(heartbeats.worker(queue))
 
 
-@shared_task(name="games.platform.tasks.resend_pending")
-def resend_pending() -> int:
-    """What the broker did not take when a commit queued it (Redis away), sent now that it answers."""
-    return enqueue.resend_pending()
+@shared_task(name="games.platform.tasks.relay")
+def relay() -> int:
+    """Publish again every owed task whose due time passed: never published (a crash after its commit, the
+    broker away), lost by the broker (flushed, restarted empty), in the hands of a killed worker, or due for
+    a retry."""
+    return outbox.relay()
 
 
-@shared_task(name="games.platform.tasks.resolve_round")
+def notify_retry() -> outbox.Retry:
+    """Emails that met a database or mail server error: eight retries, from GENIUS_NOTIFY_RETRY_SECONDS."""
+    return outbox.Retry(settings.GENIUS_NOTIFY_RETRY_SECONDS, settings.GENIUS_NOTIFY_RETRY_MAX_SECONDS, 8)
+
+
+def webhook_retry() -> outbox.Retry:
+    """A post the receiver did not take: six retries, from GENIUS_WEBHOOK_RETRY_SECONDS."""
+    return outbox.Retry(settings.GENIUS_WEBHOOK_RETRY_SECONDS, settings.GENIUS_WEBHOOK_RETRY_MAX_SECONDS, 6)
+
+
+def owed(name: str, retry):
+    """A task a commit owes: run, then its outbox row goes. A failed run is recorded on the row and the relay
+    publishes it again after a backoff with jitter (`retry()`); a run that met a delivery another run is
+    sending leaves the row to come back when that claim runs out. A copy whose row is gone does nothing.
+    Run with no row (the resolutions the sweep queues have none; a test, a shell), it runs and raises."""
+
+    def register(work):
+        @shared_task(name=f"games.platform.tasks.{name}", bind=True)
+        def run(self, *args):
+            task_id = self.request.id
+            if outbox.settled(task_id):
+                return None
+            try:
+                result = work(*args)
+            except deliveries.Held as held:
+                log.info("%s%s: %s; its task comes back then", name, args, held)
+                outbox.due_again(task_id, held.until)
+                return None
+            except Exception as exc:
+                if outbox.row_of(task_id) is None:
+                    raise
+                wait = outbox.failed(task_id, f"{type(exc).__name__}: {exc}", retry())
+                if wait is None:
+                    log.error("%s%s failed (%s) and gave up: its row is kept with the error", name, args, exc)
+                else:
+                    log.warning("%s%s failed (%s); again in %.2f s", name, args, exc, wait)
+                return None
+            outbox.done(task_id)
+            return result
+
+        run.__doc__ = work.__doc__
+        return run
+
+    return register
+
+
+@owed("resolve_round", notify_retry)
 def resolve_round(round_id: int, early: bool = False) -> str:
     return round_resolve(round_id=round_id, early=early)
 
@@ -66,33 +116,7 @@ def start_clocks(game_id: int) -> bool:
         return False
 
 
-# Notifications: idempotent (each email once, services/notify.py), so a task that met a database or mail
-# server error runs again after a backoff, and one a killed worker left half done is delivered again.
-NOTIFY_RETRY = (DatabaseError, OSError)  # smtplib's errors are OSErrors
-
-
-def notification(name: str):
-    def register(send):
-        @shared_task(name=f"games.platform.tasks.{name}", bind=True, max_retries=8)
-        def run(self, *args):
-            try:
-                return send(*args)
-            except NOTIFY_RETRY as exc:
-                wait = backoff(
-                    self.request.retries,
-                    settings.GENIUS_NOTIFY_RETRY_SECONDS,
-                    settings.GENIUS_NOTIFY_RETRY_MAX_SECONDS,
-                )
-                log.warning("%s%s failed (%s); again in %.0f s", name, args, exc, wait)
-                raise self.retry(exc=exc, countdown=wait) from exc
-
-        run.__doc__ = send.__doc__
-        return run
-
-    return register
-
-
-@notification("notify_round_resolved")
+@owed("notify_round_resolved", notify_retry)
 def notify_round_resolved(round_id: int) -> int:
     """Results are in the inboxes; and, unless the game ended, the next round is open."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
@@ -118,7 +142,7 @@ def notify_round_resolved(round_id: int) -> int:
     return sent
 
 
-@notification("send_reminder")
+@owed("send_reminder", notify_retry)
 def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
     """`key`: what the emails are sent once under (the sweep's: the round's; each host reminder its own)."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
@@ -134,7 +158,7 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
     )
 
 
-@notification("notify_your_turn")
+@owed("notify_your_turn", notify_retry)
 def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> int:
     """`generation`: the clock's, for this turn or decision (each one is notified once)."""
     game = Game.objects.get(pk=game_id)
@@ -147,7 +171,7 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> 
     )
 
 
-@notification("notify_chat_message")
+@owed("notify_chat_message", notify_retry)
 def notify_chat_message(reading_id: int, burst: int) -> int:
     """The first unread message of a burst (`burst`: the reader's count of readings, one email each). A chat
     read before the task runs needs no email."""
@@ -168,16 +192,9 @@ def notify_chat_message(reading_id: int, burst: int) -> int:
     )
 
 
-def backoff(retries: int, first: float, cap: float) -> float:
-    """Seconds before the next try: doubling from `first`, at most `cap`, and a random half of it off, so
-    the deliveries that failed together (a receiver down) do not all come back at the same moment."""
-    ceiling = min(cap, first * 2**retries)
-    return random.uniform(ceiling / 2, ceiling)
-
-
-@shared_task(name="games.platform.tasks.deliver_webhook", bind=True, max_retries=6)
-def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
-    """Post one announcement to one webhook; a failure is retried with exponential backoff and jitter
+@owed("deliver_webhook", webhook_retry)
+def deliver_webhook(webhook_id: int, event_id: int) -> int:
+    """Post one announcement to one webhook, once; a failure is retried with exponential backoff and jitter
     (GENIUS_WEBHOOK_RETRY_SECONDS doubling, at most GENIUS_WEBHOOK_RETRY_MAX_SECONDS; six retries)."""
     webhook = Webhook.objects.filter(pk=webhook_id, active=True).first()
     event = Event.objects.select_related("game__season").filter(pk=event_id).first()
@@ -189,10 +206,3 @@ def deliver_webhook(self, webhook_id: int, event_id: int) -> int:
         # An inside address or a redirect: the same URL would be refused again, so no retry.
         log.warning("webhook %s refused: %s", webhook_id, exc)
         return 0
-    except DeliveryFailed as exc:
-        wait = backoff(
-            self.request.retries,
-            settings.GENIUS_WEBHOOK_RETRY_SECONDS,
-            settings.GENIUS_WEBHOOK_RETRY_MAX_SECONDS,
-        )
-        raise self.retry(exc=exc, countdown=wait) from exc

@@ -95,13 +95,20 @@ class OwnRedis:
 
 @dataclass
 class Stack:
-    """gunicorn and a Celery worker with beat, on the tests' database and the suite's Redis."""
+    """gunicorn and a Celery worker with beat, on the tests' database and the suite's Redis.
+
+    The web runs tests/faults/wsgi.py (the site, and a crash it can inject on demand); `env` adds to or
+    overrides the processes' environment; the worker's pool is `pool` with `concurrency` processes.
+    """
 
     redis: OwnRedis
     database_url: str
     logdir: Path
     port: int = field(default_factory=free_port)
     procs: list = field(default_factory=list)
+    extra_env: dict = field(default_factory=dict)
+    pool: str = "solo"
+    concurrency: int = 1
 
     @property
     def url(self) -> str:
@@ -124,14 +131,47 @@ class Stack:
             "GENIUS_VAR_DIR": str(self.logdir),
             "GUNICORN_WORKERS": "2",
             "PYTHONUNBUFFERED": "1",
+            "GENIUS_FAULT_CRASH_FILE": str(self.crash_file),
+            **self.extra_env,
         }
+
+    @property
+    def crash_file(self) -> Path:
+        """While this file exists, a web process dies the moment a commit's owed tasks would be published."""
+        return self.logdir / "crash-after-commit"
+
+    @property
+    def worker(self) -> subprocess.Popen:
+        return self.procs[1]
+
+    def worker_processes(self) -> list[int]:
+        """The worker and every process under it (its pool's and its beat's)."""
+        found, todo = [], [self.worker.pid]
+        while todo:
+            pid = todo.pop()
+            found.append(pid)
+            try:
+                with open(f"/proc/{pid}/task/{pid}/children") as children:
+                    todo.extend(int(child) for child in children.read().split())
+            except FileNotFoundError:
+                pass
+        return found
+
+    def pause_worker(self) -> None:
+        """The worker and its beat frozen (SIGSTOP): what is published waits in the broker."""
+        for pid in self.worker_processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def resume_worker(self) -> None:
+        for pid in self.worker_processes():
+            os.kill(pid, signal.SIGCONT)
 
     def start(self) -> None:
         web_log = open(self.logdir / "web.log", "w")  # noqa: SIM115 - closed with the process
         worker_log = open(self.logdir / "worker.log", "w")  # noqa: SIM115
         self.procs = [
             subprocess.Popen(
-                [sys.executable, "-m", "gunicorn", "genius.wsgi", "-b", f"127.0.0.1:{self.port}"],
+                [sys.executable, "-m", "gunicorn", "tests.faults.wsgi", "-b", f"127.0.0.1:{self.port}"],
                 cwd=ROOT,
                 env=self.env(),
                 stdout=web_log,
@@ -149,7 +189,9 @@ class Stack:
                     "-Q",
                     "celery,deadlines",
                     "--pool",
-                    "solo",
+                    self.pool,
+                    "--concurrency",
+                    str(self.concurrency),
                     "--loglevel",
                     "INFO",
                     "-s",

@@ -14,7 +14,7 @@ import pytest
 import requests
 from rest_framework.authtoken.models import Token
 
-from games.platform.models import Event, Game, PendingTask, Round, Submission
+from games.platform.models import Event, Game, OutboxTask, Round, Submission
 from games.platform.services import games as game_services
 from tests.faults.stack import Stack, wait_until
 from tests.sitting import all_here
@@ -119,7 +119,7 @@ def test_with_redis_stopped_every_page_renders_and_every_write_is_stored_and_ans
     moved = api(stack, tokens["alice"], f"games/{duel.id}/action/", {"payload": {"say": 2}})  # seat 1's turn
     assert moved.status_code == 200, moved.text
     assert Event.objects.filter(game=duel, text__contains="says 2").exists()
-    assert PendingTask.objects.filter(name="notify_your_turn").exists()  # the turn email, kept for later
+    assert OutboxTask.objects.filter(name="notify_your_turn").exists()  # the turn email, owed until sent
     told = api(stack, tokens["hank"], f"games/{tally.id}/host/announce/", {"text": "Redis is away"})
     assert told.status_code == 201, told.text
     assert Event.objects.filter(game=tally, text="Redis is away").exists()
@@ -136,7 +136,7 @@ def test_with_redis_stopped_every_page_renders_and_every_write_is_stored_and_ans
     assert resolved.status_code == 200, resolved.text
     assert Round.objects.get(game=tally, number=0).status == Round.Status.RESOLVED
     # Beat reconnects to the restarted broker on its own schedule; on a loaded machine that takes longer.
-    wait_until(lambda: not PendingTask.objects.exists(), "beat sending what the broker had not taken", 90)
+    wait_until(lambda: not OutboxTask.objects.exists(), "the relay sending what the broker had not taken", 90)
     assert "Internal Server Error" not in stack.log("web")
 
 

@@ -1,15 +1,17 @@
 """A broker that refuses never turns a stored write into an error, and what it refused is sent later
-(issue 18.1), through HTTP: a live move queues the turn email, a host's announcement the webhook posts."""
+(issue 18.1, 28), through HTTP: a live move owes the turn email, a host's announcement the webhook posts,
+each an outbox row of the move's own transaction that the relay publishes once the broker answers."""
 
 from __future__ import annotations
 
 import pytest
 from celery.app.task import Task
 from django.test import Client
+from django.utils import timezone
 from kombu.exceptions import OperationalError
 
-from games.platform import enqueue
-from games.platform.models import Event, PendingTask, TurnClock, Webhook
+from games.platform import outbox
+from games.platform.models import Event, OutboxTask, TurnClock, Webhook
 from games.platform.services import games as game_services
 from tests.api_support import page_client
 from tests.sitting import all_here
@@ -27,13 +29,14 @@ def duel(season, hank, alice, bob):
     game_services.game_start(game=game, actor=hank)
     all_here(game)  # the players sit down: the clocks run
     game.refresh_from_db()
+    OutboxTask.objects.all().delete()  # the first turn's email, owed by the setup: not what is tested
     return game
 
 
 @pytest.fixture
 def broker(monkeypatch, settings):
     """The broker, refusing until `broker.back()`; counts what was offered to it."""
-    monkeypatch.setattr(enqueue, "_broker_down_until", 0.0)
+    monkeypatch.setattr(outbox, "_broker_down_until", 0.0)
     settings.GENIUS_BROKER_RETRY_SECONDS = 3600  # within one test, the back-off never runs out
     real = Task.apply_async
 
@@ -43,7 +46,7 @@ def broker(monkeypatch, settings):
 
         def back(self):
             self.away = False
-            monkeypatch.setattr(enqueue, "_broker_down_until", 0.0)
+            monkeypatch.setattr(outbox, "_broker_down_until", 0.0)
 
     state = Broker()
 
@@ -70,14 +73,15 @@ def test_a_move_is_answered_200_and_its_email_is_sent_once_the_broker_is_back(
         )
     assert moved.status_code == 200, moved.content
     assert Event.objects.filter(game=duel, text__contains="says 2").exists()
-    kept = list(PendingTask.objects.values_list("name", "args"))
-    turn = TurnClock.objects.get(game=duel).generation  # each turn is notified once (NotificationSent)
+    kept = list(OutboxTask.objects.values_list("name", "args"))
+    turn = TurnClock.objects.get(game=duel).generation  # each turn is notified once
     assert kept == [("notify_your_turn", [duel.id, duel.seats.get(number=1).user_id, "turn", turn])]
-    assert enqueue.resend_pending() == 0  # still away: kept, its attempt counted
-    assert PendingTask.objects.get().attempts == 1
+    assert OutboxTask.objects.get().due_at <= timezone.now()  # refused: due at the relay's next tick
+    assert outbox.relay() == 0  # still away: kept, and due again at the next tick
+    assert OutboxTask.objects.get().due_at <= timezone.now()
     broker.back()
-    assert enqueue.resend_pending() == 1
-    assert not PendingTask.objects.exists()
+    assert outbox.relay() == 1
+    assert not OutboxTask.objects.exists()
     assert [m.subject for m in mailoutbox] == ["Duel: your turn"]
 
 
@@ -91,6 +95,6 @@ def test_an_announcement_is_answered_201_and_its_webhook_posts_are_kept(
             f"/api/games/{duel.id}/host/announce/", {"text": "Broker away"}, content_type="application/json"
         )
     assert told.status_code == 201, told.content
-    assert PendingTask.objects.filter(name="deliver_webhook").count() == 2
+    assert OutboxTask.objects.filter(name="deliver_webhook").count() == 2
     # After the first refusal the process does not ask the broker again for a while: no wait per task.
     assert broker.offered == ["games.platform.tasks.deliver_webhook"]

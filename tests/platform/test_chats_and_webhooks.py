@@ -11,7 +11,8 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import pytest
 from django.urls import reverse
 
-from games.platform.models import ChatMessage, Webhook
+from games.platform import outbox
+from games.platform.models import ChatMessage, OutboxTask, Webhook
 from games.platform.services.events import announcement_post
 from games.platform.services.games import game_seat
 from tests.api_support import api
@@ -77,10 +78,12 @@ def test_only_hosts_mute_chats(trio, alice):
 class Receiver(BaseHTTPRequestHandler):
     answers: list[int] = []
     received: list[tuple[dict, str]] = []
+    keys: list[str] = []  # each post's Idempotency-Key
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers["Content-Length"]))
         Receiver.received.append((json.loads(body), self.headers.get("X-Genius-Signature", ""), body))
+        Receiver.keys.append(self.headers.get("Idempotency-Key", ""))
         self.send_response(Receiver.answers.pop(0) if Receiver.answers else 204)
         self.end_headers()
 
@@ -93,7 +96,7 @@ def receiver(settings):
     # A receiver on this machine, over plain http: allowed for these tests only.
     settings.GENIUS_WEBHOOKS_HTTP = True
     settings.GENIUS_WEBHOOKS_TO_LOOPBACK = True
-    Receiver.answers, Receiver.received = [], []
+    Receiver.answers, Receiver.received, Receiver.keys = [], [], []
     server = HTTPServer(("127.0.0.1", 0), Receiver)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -114,13 +117,23 @@ def test_an_announcement_reaches_the_webhook_in_discords_shape_signed(
     assert sig == "sha256=" + hmac.new(b"s3cret", body, hashlib.sha256).hexdigest()
 
 
-def test_the_webhook_is_retried_after_a_500(tally, receiver, django_capture_on_commit_callbacks):
+def test_the_webhook_is_retried_after_a_500_with_the_same_idempotency_key(
+    tally, receiver, django_capture_on_commit_callbacks, settings
+):
+    settings.GENIUS_WEBHOOK_RETRY_SECONDS = 0  # the retry is due at once
     Webhook.objects.create(season=tally.season, url=receiver)
     Receiver.answers = [500, 200]
     with django_capture_on_commit_callbacks(execute=True):
         announcement_post(game=tally, text="General: welcome.")
+    assert len(Receiver.received) == 1
+    (owed,) = OutboxTask.objects.all()  # the failure is on its row: due again after the backoff
+    assert owed.attempts == 1 and "answered 500" in owed.last_error
+    assert outbox.relay() == 1
     assert len(Receiver.received) == 2
     assert Receiver.received[0][0] == Receiver.received[1][0]
+    assert Receiver.keys[0] and Receiver.keys[0] == Receiver.keys[1], "a receiver can drop a copy by its key"
+    assert not OutboxTask.objects.exists()
+    assert outbox.relay() == 0 and len(Receiver.received) == 2
 
 
 def test_private_reveals_never_reach_webhooks(tally, alice, receiver, django_capture_on_commit_callbacks):

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.platform import heartbeats, tasks
-from games.platform.models import Game, Heartbeat, PendingTask, Round
+from games.platform.models import Game, Heartbeat, OutboxTask, Round
 from games.platform.services import games as game_services
 from games.platform.services.sweep import sweep
 from tests.api_support import page_client
@@ -105,20 +105,21 @@ def test_a_queue_whose_workers_missed_three_heartbeats_is_not_answering(client, 
 
 def test_an_outbox_whose_oldest_message_waits_too_long_is_not_draining(client, settings):
     everything_runs()
-    PendingTask.objects.create(name="notify_round_resolved", args=[1])
+    OutboxTask.objects.create(name="notify_round_resolved", args=[1], due_at=timezone.now())
     assert deep(client)[1]["outbox"]["ok"]
-    PendingTask.objects.update(
-        queued_at=timezone.now() - timedelta(seconds=settings.GENIUS_OUTBOX_LATE_SECONDS + 5)
+    OutboxTask.objects.update(
+        due_at=timezone.now() - timedelta(seconds=settings.GENIUS_OUTBOX_LATE_SECONDS + 5)
     )
     ok, said = deep(client)
-    assert not ok and not said["outbox"]["ok"] and said["outbox"]["oldest_seconds"] > 300
+    assert not ok and not said["outbox"]["ok"] and said["outbox"]["overdue_seconds"] > 300
 
 
 def test_the_deep_status_tells_nothing_hidden_and_costs_the_same_however_many_games(
     client, season, hank, alice, bob, django_assert_num_queries
 ):
     everything_runs()
-    with django_assert_num_queries(3):  # the heartbeats, the most overdue round, the oldest message
+    # The heartbeats, the most overdue round and message, and the messages that gave up.
+    with django_assert_num_queries(4):
         deep(client)
     for number in range(5):
         game = game_services.game_create(
@@ -130,7 +131,7 @@ def test_the_deep_status_tells_nothing_hidden_and_costs_the_same_however_many_ga
     Round.objects.update(
         opens_at=timezone.now() - timedelta(minutes=10), closes_at=timezone.now() - timedelta(minutes=3)
     )
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):
         body = client.get(reverse("healthz-deep")).content.decode()
     for hidden in ("Secret game", "alice", "bob", "hank", "Season"):
         assert hidden not in body

@@ -1,9 +1,10 @@
 """Emails to where the players are, each kind only to those who want it, and each only once, with the
 times in it in each one's own zone.
 
-Every email has a key naming what it is about and to whom; it is recorded as sent right after it went out,
-and a key already recorded is skipped. So a notification task may run again (a worker killed halfway, a
-retry after a database or mail server error) and sends only what it had not sent yet.
+Every email has a key naming what it is about and to whom (`results:<round>:<user>`), and is claimed under
+it before it is sent (services/deliveries.py): a notification task may run again, or twice at once (a
+worker killed halfway, a broker that delivered it twice, a retry), and sends only what no run sent yet. An
+email whose sender died mid-send goes again with the same Message-ID, which mail systems drop as a copy.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from django.core.mail import EmailMessage
 from django.db.models import Q
 from django.urls import reverse
 
-from ..models import NotificationPreference, NotificationSent
+from ..models import NotificationPreference
 from ..people import zone_named
+from . import deliveries
 
 KINDS = {
     "round_opened": "A round opened",
@@ -46,15 +48,27 @@ def wanting(user_ids, kind: str) -> list[tuple[int, str, str]]:
 
 def send(key: str, recipients: list[tuple[int, str, str]], subject: str, body) -> int:
     """Email each (user id, address, zone) once under `key:<user id>`; how many went out now. `body` is the
-    text, or a function of the recipient's zone giving it (for a time written in it)."""
-    keys = {uid: f"{key}:{uid}" for uid, _, _ in recipients}
-    done = set(NotificationSent.objects.filter(key__in=keys.values()).values_list("key", flat=True))
-    sent = 0
+    text, or a function of the recipient's zone giving it (for a time written in it).
+
+    Raises `deliveries.Held` once the others are sent if another run is sending one of them right now: the
+    task comes back for it when that run's claim runs out (it is then sent, or found sent).
+    """
+    sent, held = 0, []
     for uid, email, zone in recipients:
-        if keys[uid] in done:
+        claim = deliveries.claim(f"{key}:{uid}")
+        if not claim.mine:
+            if claim.held_until is not None:
+                held.append(claim.held_until)
             continue
-        text = body(zone_named(zone)) if callable(body) else body
-        EmailMessage(subject, text, to=[email]).send()
-        NotificationSent.objects.get_or_create(key=keys[uid])
+        try:
+            text = body(zone_named(zone)) if callable(body) else body
+            headers = {"Message-ID": deliveries.message_id(claim.uid)}
+            EmailMessage(subject, text, to=[email], headers=headers).send()
+        except BaseException:
+            claim.release()
+            raise
+        claim.sent()
         sent += 1
+    if held:
+        raise deliveries.Held(max(held))
     return sent

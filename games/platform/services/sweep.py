@@ -90,8 +90,9 @@ def due_reminders(now) -> list[int]:
 
 @transaction.atomic
 def reminder_claim(*, round_id: int, now) -> list[int]:
-    """Claim the round's one reminder and list the users who have not submitted.
+    """Claim the round's one reminder and queue it to the users who have not submitted (listed).
 
+    The reminder's task is an outbox row of the claim's own transaction: a claim never commits without it.
     A round whose row another transaction holds is passed by, like a due round: an update would wait for that
     transaction (forever, for one left open), and the whole sweep with it. The next sweep claims it.
     """
@@ -105,7 +106,10 @@ def reminder_claim(*, round_id: int, now) -> list[int]:
         return []
     Round.objects.filter(pk=rnd.pk).update(reminder_sent_at=now)
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    return list(rnd.game.seats.exclude(pk__in=submitted).values_list("user_id", flat=True))
+    users = list(rnd.game.seats.exclude(pk__in=submitted).values_list("user_id", flat=True))
+    if users:
+        enqueue.send_reminder(rnd.pk, users)
+    return users
 
 
 def sweep(*, now=None) -> dict[str, int]:
@@ -126,9 +130,7 @@ def sweep(*, now=None) -> dict[str, int]:
         enqueue.start_clocks(game_id)
     reminded = 0
     for pk in due_reminders(now):
-        users = reminder_claim(round_id=pk, now=now)
-        if users:
-            enqueue.send_reminder(pk, users)
+        if reminder_claim(round_id=pk, now=now):
             reminded += 1
     # The trace of this run, in the database (it outlives a Redis outage): deadlines are late without it.
     heartbeats.beat(heartbeats.SWEEP)

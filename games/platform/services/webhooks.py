@@ -1,4 +1,9 @@
-"""Outgoing webhooks: each public announcement posted as JSON a Discord channel webhook accepts, signed."""
+"""Outgoing webhooks: each public announcement posted as JSON a Discord channel webhook accepts, signed.
+
+Each post to each webhook is claimed before it goes (services/deliveries.py) and carries its delivery's
+key in an `Idempotency-Key` header, the same on every try: two runs of one task never both post it, and a
+post sent again after its sender died mid-post can be dropped by the receiver as a copy.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from ..destinations import WebhookRefused
 from ..models import Event, Webhook
 from ..people import UTC
 from ..wording import names_for, plain
+from . import deliveries
 
 __all__ = ["DeliveryFailed", "WebhookRefused", "payload_for", "signature", "webhook_deliver"]
 
@@ -53,19 +59,31 @@ def signature(secret: str, body: bytes) -> str:
 
 
 def webhook_deliver(*, webhook: Webhook, event: Event, timeout: float = 10) -> int:
-    """Post one announcement; DeliveryFailed is worth a retry, WebhookRefused (an inside address) is not."""
+    """Post one announcement once; DeliveryFailed is worth a retry, WebhookRefused (an inside address) is
+    not, and `deliveries.Held` says another run is posting it right now. 0: it was posted already."""
+    claim = deliveries.claim(f"webhook:{webhook.pk}:{event.pk}")
+    if not claim.mine:
+        if claim.held_until is not None:
+            raise deliveries.Held(claim.held_until)
+        return 0
     body = json.dumps(payload_for(event)).encode()
     headers = {
         "Content-Type": "application/json",
         "User-Agent": "genius-webhooks/1",
         "X-Genius-Event": event.ref,
+        "Idempotency-Key": str(claim.uid),
     }
     if webhook.secret:
         headers["X-Genius-Signature"] = signature(webhook.secret, body)
     try:
-        response = destinations.post(webhook.url, body=body, headers=headers, timeout=timeout)
-    except requests.RequestException as exc:
-        raise DeliveryFailed(f"{webhook.url} could not be reached: {exc}") from exc
-    if response.status_code >= 400:
-        raise DeliveryFailed(f"{webhook.url} answered {response.status_code}")
+        try:
+            response = destinations.post(webhook.url, body=body, headers=headers, timeout=timeout)
+        except requests.RequestException as exc:
+            raise DeliveryFailed(f"{webhook.url} could not be reached: {exc}") from exc
+        if response.status_code >= 400:
+            raise DeliveryFailed(f"{webhook.url} answered {response.status_code}")
+    except BaseException:
+        claim.release()
+        raise
+    claim.sent()
     return response.status_code
