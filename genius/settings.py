@@ -186,12 +186,12 @@ ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # this session stays; every other one ends (Django's hash check)
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_PREVENT_ENUMERATION = True
-# Wrong passwords are counted by django-axes first (per username and address, see AXES_* below); allauth's
-# own limit per address (20 a minute) catches one address trying many usernames, which axes' pairs do not,
-# and its limit per username stays above axes' so axes answers (429) first. Its other limits (sign-up,
+# Wrong passwords are counted by django-axes alone, per address and per username and address, with a delay
+# that grows (genius/login_delays.py, AXES_* below). allauth's own count of them is off: its default counts
+# per username too, which lets anyone keep a player out (usernames are public). Its other limits (sign-up,
 # password reset: 5 a minute per address given, 20 per client) are allauth's defaults. Both count the
 # client's address as the proxy saw it (genius/proxy.py).
-ACCOUNT_RATE_LIMITS = {"login_failed": "20/m/ip,10/5m/key"}
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
 SOCIALACCOUNT_LOGIN_ON_GET = False
 SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # a Discord email never logs into someone else's account
 SOCIALACCOUNT_STORE_TOKENS = False
@@ -360,10 +360,21 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# Login failures (genius/login_delays.py): AXES_FAILURE_LIMIT wrong passwords for a username from one
+# address, or GENIUS_LOGIN_ADDRESS_FREE_TRIES from one address, are free; then the next try from there waits
+# GENIUS_LOGIN_DELAY_SECONDS, doubling with each further failure up to GENIUS_LOGIN_DELAY_MAX_SECONDS. A try
+# while waiting is refused (429, the wait in words) and not counted; failures are forgotten a day after the
+# last (AXES_COOLOFF_TIME); the right password clears its (username, address) count.
+AXES_HANDLER = "genius.login_delays.LoginDelays"
+AXES_LOCKOUT_CALLABLE = "genius.login_delays.lockout_response"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=15)
+GENIUS_LOGIN_ADDRESS_FREE_TRIES = int(os.environ.get("GENIUS_LOGIN_ADDRESS_FREE_TRIES", "20"))
+GENIUS_LOGIN_DELAY_SECONDS = float(os.environ.get("GENIUS_LOGIN_DELAY_SECONDS", "60"))
+GENIUS_LOGIN_DELAY_MAX_SECONDS = float(os.environ.get("GENIUS_LOGIN_DELAY_MAX_SECONDS", "3600"))
+AXES_COOLOFF_TIME = timedelta(days=1)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Behind TLS proxies (production needs one), every request comes from the proxy's address: the client's
 # is read from X-Forwarded-For instead, GENIUS_PROXY_COUNT entries from the right (genius/proxy.py), and
 # X-Forwarded-Proto says whether the client used https. Without the flag neither header is believed.
