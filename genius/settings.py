@@ -43,9 +43,16 @@ def secret_key_problem(key: str) -> str | None:
 if PRODUCTION and secret_key_problem(SECRET_KEY):
     raise RuntimeError(secret_key_problem(SECRET_KEY))
 SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
-ALLOWED_HOSTS = [
-    h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
-]
+# The names the site answers to. Production names its own or refuses to start: a default would let a request
+# with any of these Host headers through, and whatever a page builds from the request would name that host.
+_hosts = os.environ.get("DJANGO_ALLOWED_HOSTS", "")
+if PRODUCTION and not _hosts.strip(" ,"):
+    raise RuntimeError(
+        "Set DJANGO_ALLOWED_HOSTS to the names the site is reached by (genius.example.org): production "
+        "refuses to run without them."
+    )
+_hosts = _hosts or "localhost,127.0.0.1,[::1],testserver"
+ALLOWED_HOSTS = [h.strip() for h in _hosts.split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -268,8 +275,18 @@ CELERY_TASK_ROUTES = {
     for name in ("sweep", "resolve_round", "expire_clock", "start_clocks")
 }
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
-# Where the site is, as players reach it: every email links to its exact page under this address.
-GENIUS_SITE_URL = os.environ.get("GENIUS_SITE_URL", "http://localhost:8000").rstrip("/")
+# Where the site is, as players reach it: every link in an email is built from this address, allauth's (a
+# password reset, an address to confirm) included (games/platform/signup.py), never from the request's Host.
+# Production without it takes https:// and the first of DJANGO_ALLOWED_HOSTS.
+GENIUS_SITE_URL = os.environ.get("GENIUS_SITE_URL", "").rstrip("/")
+if not GENIUS_SITE_URL and PRODUCTION:
+    if ALLOWED_HOSTS[0].startswith(".") or "*" in ALLOWED_HOSTS[0]:
+        raise RuntimeError(
+            "Set GENIUS_SITE_URL to the site's address (https://genius.example.org): the first of "
+            "DJANGO_ALLOWED_HOSTS is a pattern, and emails need one address to link to."
+        )
+    GENIUS_SITE_URL = f"https://{ALLOWED_HOSTS[0]}"
+GENIUS_SITE_URL = GENIUS_SITE_URL or "http://localhost:8000"
 # Emails that met a database or mail server error are tried again, doubling from this wait up to the cap.
 GENIUS_NOTIFY_RETRY_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_SECONDS", "5"))
 GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_SECONDS", "120"))

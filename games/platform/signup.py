@@ -8,6 +8,8 @@ rate limits count the client's address as the proxy saw it (genius/proxy.py), li
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit, urlunsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.signals import user_signed_up
@@ -42,6 +44,16 @@ def pending_invitation(request) -> Invitation | None:
     return invitation if invitation is not None and invitation_standing(invitation).usable else None
 
 
+# The links allauth puts in its emails' context: a reset, an address to confirm, the sign-up page.
+EMAIL_LINKS = ("password_reset_url", "activate_url", "signup_url")
+
+
+def on_site(url: str) -> str:
+    """The same page under GENIUS_SITE_URL, whatever host `url` was built with."""
+    parts = urlsplit(url)
+    return settings.GENIUS_SITE_URL + urlunsplit(("", "", parts.path, parts.query, parts.fragment))
+
+
 def discord_configured() -> bool:
     return bool(settings.SOCIALACCOUNT_PROVIDERS.get("discord", {}).get("APPS"))
 
@@ -54,11 +66,13 @@ class AccountAdapter(DefaultAccountAdapter):
         return client_ip(request) or super().get_client_ip(request)
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
-        # Its emails greet from the site ("Hello from genius!"), not from the address the request named
-        # (without the sites framework allauth's site name is the request's host, "127.0.0.1:8000").
+        # Its emails greet from the site ("Hello from genius!") and link to it under GENIUS_SITE_URL, never
+        # under the Host the request named: allauth builds its links (a reset, a confirmation, the sign-up)
+        # from the request, and its site is the request's host without the sites framework.
         site = get_current_site(allauth_context.request)
-        site.name = SITE_NAME
-        super().send_mail(template_prefix, email, {"current_site": site, **context})
+        site.name, site.domain = SITE_NAME, urlsplit(settings.GENIUS_SITE_URL).netloc
+        links = {key: on_site(context[key]) for key in EMAIL_LINKS if context.get(key)}
+        super().send_mail(template_prefix, email, {**context, "current_site": site, **links})
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):
