@@ -21,16 +21,19 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.signals import user_logged_in
 from django.contrib.sites.shortcuts import get_current_site
+from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.utils.functional import SimpleLazyObject
 
 from genius.proxy import client_ip
 
 from .errors import StateChanged
+from .lookalikes import name_problem as lookalike_problem
+from .lookalikes import normalized
 from .models import Invitation
 from .people import ensure_profile
 from .services.invitations import invitation_accept, invitation_find, invitation_standing
-from .services.profiles import name_problem, profile_save
+from .services.profiles import name_problem, names_of_others, profile_save
 
 PENDING = "genius_invitation"
 SITE_NAME = "genius"
@@ -61,6 +64,14 @@ def discord_configured() -> bool:
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request) -> bool:
         return settings.GENIUS_OPEN_SIGNUP or pending_invitation(request) is not None
+
+    def clean_username(self, username: str, shallow: bool = False) -> str:
+        # Kept in NFKC form, and never one that hides characters or could pass for another person's name
+        # (lookalikes.py): checked on every path to a new username, Discord's generated ones included.
+        problem = lookalike_problem(username, names_of_others(None), what="A username")
+        if problem:
+            raise ValidationError(problem)
+        return super().clean_username(normalized(username), shallow=shallow)
 
     def get_client_ip(self, request) -> str:
         return client_ip(request) or super().get_client_ip(request)
@@ -123,7 +134,7 @@ def join_pending_season(sender, request, user, **kwargs) -> None:
 
 
 def discord_name(data: dict) -> str:
-    return (data.get("global_name") or data.get("username") or "").strip()[:40]
+    return normalized(data.get("global_name") or data.get("username") or "")[:40]
 
 
 def name_from_discord(request, user, sociallogin) -> None:
