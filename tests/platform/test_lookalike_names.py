@@ -45,7 +45,10 @@ def rename(user, name: str):
         ("pla\u0443er2", LOOKS_LIKE),  # a Cyrillic у
         ("pIayer2", LOOKS_LIKE),  # a capital I for the l
         ("PLAYER2", "Another player already goes by that name."),
-        ("\uff50\uff4c\uff41\uff59\uff45\uff52\uff12", "Another player already goes by that name."),  # fullwidth
+        (
+            "\uff50\uff4c\uff41\uff59\uff45\uff52\uff12",
+            "Another player already goes by that name.",
+        ),  # fullwidth
         ("player2\u200b", HIDES + " (U+200B ZERO WIDTH SPACE)"),
         ("\u202eevil", HIDES + " (U+202E RIGHT-TO-LEFT OVERRIDE)"),
         ("Ali\u3164", HIDES + " (U+3164 HANGUL FILLER)"),
