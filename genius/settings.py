@@ -181,7 +181,9 @@ LOGOUT_REDIRECT_URL = "home"
 GENIUS_OPEN_SIGNUP = env_flag("GENIUS_OPEN_SIGNUP")
 ACCOUNT_ADAPTER = "games.platform.signup.AccountAdapter"
 SOCIALACCOUNT_ADAPTER = "games.platform.signup.SocialAccountAdapter"
-ACCOUNT_FORMS = {"login": "games.platform.signup.LoginForm"}
+# The sign-up forms answer the same for an address another account holds as for a free one (signup.py).
+ACCOUNT_FORMS = {"login": "games.platform.signup.LoginForm", "signup": "games.platform.signup.SignupForm"}
+SOCIALACCOUNT_FORMS = {"signup": "games.platform.signup.SocialSignupForm"}
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_USER_DISPLAY = "games.platform.people.shown_name"  # its messages name people as every page does
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]

@@ -12,9 +12,11 @@ from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from allauth.account.signals import user_signed_up
 from allauth.core import context as allauth_context
 from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
+from allauth.socialaccount.forms import SignupForm as AllauthSocialSignupForm
 from allauth.socialaccount.models import SocialApp
 from allauth.socialaccount.signals import social_account_added
 from django.conf import settings
@@ -27,6 +29,7 @@ from django.utils.functional import SimpleLazyObject
 
 from genius.proxy import client_ip
 
+from .addresses import FILED_BY_ALLAUTH, address_holder
 from .errors import StateChanged
 from .lookalikes import name_problem as lookalike_problem
 from .lookalikes import normalized
@@ -73,6 +76,10 @@ class AccountAdapter(DefaultAccountAdapter):
             raise ValidationError(problem)
         return super().clean_username(normalized(username), shallow=shallow)
 
+    def save_user(self, request, user, form, commit=True):
+        setattr(user, FILED_BY_ALLAUTH, True)  # it files the sign-up's address itself (addresses.py)
+        return super().save_user(request, user, form, commit=commit)
+
     def get_client_ip(self, request) -> str:
         return client_ip(request) or super().get_client_ip(request)
 
@@ -90,12 +97,85 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def is_open_for_signup(self, request, sociallogin) -> bool:
         return AccountAdapter().is_open_for_signup(request)
 
+    def pre_social_login(self, request, sociallogin) -> None:
+        # A newcomer from Discord whose address another account holds signs up as any newcomer does, without
+        # the address: allauth would show a form saying the address is taken (issue 28, O4).
+        if sociallogin.is_existing or sociallogin.state.get("process") == "connect":
+            return
+        taken = {}
+        for address in sociallogin.email_addresses:
+            if address_holder(address.email):
+                taken[address.email.lower()] = address.verified
+        user_address = (sociallogin.user.email or "").lower()
+        if user_address and address_holder(user_address):
+            taken.setdefault(user_address, False)
+        if taken:
+            sociallogin.email_addresses = [
+                a for a in sociallogin.email_addresses if a.email.lower() not in taken
+            ]
+            sociallogin.user.email = "" if user_address in taken else sociallogin.user.email
+            sociallogin.state[TAKEN] = taken
+
+    def save_user(self, request, sociallogin, form=None):
+        setattr(sociallogin.user, FILED_BY_ALLAUTH, True)  # it files Discord's addresses itself
+        user = super().save_user(request, sociallogin, form=form)
+        for email, verified in sociallogin.state.pop(TAKEN, {}).items():
+            answer_as_if_free(request, email, confirmation_sent=not verified)
+        return user
+
     def get_app(self, request, provider, client_id=None):
         # Without DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET its routes are simply not there (404).
         try:
             return super().get_app(request, provider, client_id=client_id)
         except SocialApp.DoesNotExist:
             raise Http404(f"Logging in with {provider} is not set up on this site.") from None
+
+
+TAKEN = "genius_taken_addresses"
+
+
+def answer_as_if_free(request, email: str, *, confirmation_sent: bool = True) -> None:
+    """A sign-up gave an address another account holds: the newcomer's account is made without it, and they
+    read what a free address gets them ("Confirmation email sent to ..."), so the form tells nobody whose
+    address it is. The address's owner is told someone tried (allauth's "account already exists" email)."""
+    adapter = AccountAdapter(request)
+    adapter.send_account_already_exists_mail(email)
+    if confirmation_sent:
+        adapter.add_message(
+            request,
+            messages.INFO,
+            "account/messages/email_confirmation_sent.txt",
+            {"email": email, "login": False, "signup": True},
+        )
+
+
+class SignupMixin:
+    """A sign-up form that answers the same for a taken address and a free one (issue 28, O4): allauth's own
+    says "A user is already registered with this email address" unless every sign-up must confirm its address
+    before logging in, which this site does not ask (an address is optional)."""
+
+    def validate_unique_email(self, value):
+        if address_holder(value):
+            self.taken_address = value
+            return value
+        return super().validate_unique_email(value)
+
+    def save(self, request):
+        taken = getattr(self, "taken_address", None)
+        if taken:
+            self.cleaned_data["email"] = ""
+        user = super().save(request)
+        if taken:
+            answer_as_if_free(request, taken)
+        return user
+
+
+class SignupForm(SignupMixin, AllauthSignupForm):
+    pass
+
+
+class SocialSignupForm(SignupMixin, AllauthSocialSignupForm):
+    pass
 
 
 class LoginForm(AllauthLoginForm):

@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 
 import pytest
+import responses
 from allauth.account.models import EmailAddress
+from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
 from games.platform.services.invitations import invitation_create
+from tests.platform.discord_standin import AUTHORIZE, NELLY, Discord, configure
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +44,7 @@ def link_in(message, path: str) -> str:
     return re.search(rf"http://localhost:8000({re.escape(path)}\S+/)", message.body).group(1)
 
 
-# -- O2: opening a confirmation link logs nobody out ----------------------------------------------------------
+# -- O2: opening a confirmation link logs nobody out ---------------------------------------------------------
 
 
 def test_a_confirmation_link_opened_by_someone_else_logs_nobody_out(season, hank, bob):
@@ -61,3 +64,138 @@ def test_a_confirmation_link_opened_by_someone_else_logs_nobody_out(season, hank
     reader.post(link)
     assert EmailAddress.objects.get(email="new@example.com").verified
     assert reader.get(reverse("profile")).status_code == 200, "pressing the button logs nobody out either"
+
+
+# -- O3: every account's address is in allauth's table, so no address belongs to two accounts --------------
+
+
+def run_the_data_migration():
+    """The migration that files the addresses of accounts made before (found by its name, not its number)."""
+    from importlib import import_module
+    from pathlib import Path
+
+    from django.apps import apps
+
+    (path,) = (
+        Path(__file__)
+        .resolve()
+        .parents[2]
+        .glob("games/platform/migrations/*_every_address_in_allauths_table.py")
+    )
+    import_module(f"games.platform.migrations.{path.stem}").file_addresses(apps, None)
+
+
+def through_discord(client: Client, stand_in: Discord):
+    start = client.post(reverse("discord_login"))
+    assert start.status_code == 302 and start.url.startswith(AUTHORIZE), start
+    return client.get(stand_in.authorize(start.url))
+
+
+def test_an_account_made_before_keeps_its_address_from_a_discord_sign_up(season, hank, alice, settings):
+    # Made by the admin before: the address on the user row only, in the case it was typed.
+    get_user_model().objects.filter(pk=alice.pk).update(email="Alice@Example.com")
+    EmailAddress.objects.filter(user=alice).delete()
+    run_the_data_migration()
+    configure(settings)
+    stand_in = Discord(user={**NELLY, "email": "alice@example.com", "verified": True})
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        stand_in.serve(mock)
+        through_discord(invited(season, hank), stand_in)
+    newcomer = get_user_model().objects.get(socialaccount__uid=NELLY["id"])
+    assert [a.user for a in EmailAddress.objects.filter(email__iexact="alice@example.com")] == [alice]
+    assert newcomer.email == "" and not newcomer.emailaddress_set.exists()
+    # A reset for the address goes to alice's account, and to nobody else's.
+    mail.outbox.clear()
+    Client().post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    (reset,) = mail.outbox
+    assert "your username is alice." in reset.body and newcomer.username not in reset.body
+
+
+def test_an_account_made_from_now_on_files_its_address_however_it_is_made(django_user_model):
+    # As the demo and createsuperuser make them.
+    carol = django_user_model.objects.create_user(username="carol", password=NEW, email="Carol@Example.com")
+    (address,) = EmailAddress.objects.filter(user=carol)
+    assert (address.email, address.primary, address.verified) == ("carol@example.com", True, False)
+
+
+def test_the_admin_refuses_an_address_or_a_username_another_account_has(make_user, bob):
+    root = make_user("root", is_staff=True, is_superuser=True)
+    admin = Client()
+    admin.force_login(root)
+    made = admin.post(
+        reverse("admin:auth_user_add"),
+        {"username": "b0b", "password1": NEW, "password2": NEW, "usable_password": "true"},
+    )
+    assert made.status_code == 200
+    assert "That looks too much like another player" in made.content.decode()
+    made = admin.post(
+        reverse("admin:auth_user_add"),
+        {"username": "dave", "password1": NEW, "password2": NEW, "usable_password": "true"},
+    )
+    dave = get_user_model().objects.get(username="dave")
+    form = {
+        "username": "dave",
+        "email": "BOB@example.com",
+        "date_joined_0": "2026-01-01",
+        "date_joined_1": "00:00",
+    }
+    refused = admin.post(reverse("admin:auth_user_change", args=[dave.pk]), form)
+    assert refused.status_code == 200
+    assert "Another account has this address" in refused.content.decode()
+    form["email"] = "dave@example.com"
+    assert admin.post(reverse("admin:auth_user_change", args=[dave.pk]), form).status_code == 302
+    assert EmailAddress.objects.filter(user=dave, email="dave@example.com", primary=True).exists()
+
+
+# -- O4: the sign-up forms answer the same for a taken address and a free one ------------------------------
+
+
+def what_the_newcomer_reads(client: Client, answer, *names: str) -> tuple:
+    """The answer's status and place, and the messages the next page shows, with the newcomer's own words
+    (their username, the address they typed) taken out."""
+    page = client.get(answer.url).content.decode()
+    said = re.findall(r'<li class="[^"]*">(.*?)</li>', page.split('class="messages"')[-1].split("</ul>")[0])
+    for name in names:
+        said = [line.replace(name, "<them>") for line in said]
+    return answer.status_code, answer.url, said
+
+
+def test_the_sign_up_form_answers_the_same_for_a_taken_address_and_a_free_one(season, hank, alice):
+    answers = []
+    for username, address in (("newcomer", "free@example.com"), ("stranger", "alice@example.com")):
+        client = invited(season, hank)
+        form = {"username": username, "email": address, "password1": NEW, "password2": NEW}
+        answers.append(
+            what_the_newcomer_reads(client, client.post(reverse("account_signup"), form), username, address)
+        )
+    free, taken = answers
+    assert free == taken and free[0] == 302 and any("Confirmation" in line for line in free[2])
+    stranger = get_user_model().objects.get(username="stranger")
+    assert stranger.email == "" and not stranger.emailaddress_set.exists(), "the address stays alice's"
+    (told,) = [m for m in mail.outbox if m.to == ["alice@example.com"]]
+    assert "already" in told.subject.lower() or "already" in told.body.lower()
+
+
+def test_the_discord_sign_up_answers_the_same_for_a_taken_address_and_a_free_one(
+    season, hank, alice, settings
+):
+    configure(settings)
+    answers = []
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        for uid, name, address in (
+            ("1001", "newcomer", "free@example.com"),
+            ("1002", "stranger", "alice@example.com"),
+        ):
+            stand_in = Discord(
+                user={**NELLY, "id": uid, "username": name, "global_name": name, "email": address}
+            )
+            mock.reset()
+            stand_in.serve(mock)
+            client = invited(season, hank)
+            back = through_discord(client, stand_in)
+            answers.append(what_the_newcomer_reads(client, back, name, address))
+    free, taken = answers
+    assert free == taken and free[0] == 302
+    stranger = get_user_model().objects.get(socialaccount__uid="1002")
+    assert stranger.email == "" and not stranger.emailaddress_set.exists()
+    assert EmailAddress.objects.get(email="alice@example.com").user == alice

@@ -37,7 +37,7 @@ from ..services.events import bump_version
 from ..services.invitations import MAX_USES, TOO_MANY_USES
 from ..services.ledger import hidden_moves, secret_from
 from ..wording import names_for, plain
-from . import settings_form
+from . import accounts, settings_form  # noqa: F401  (accounts: the user forms)
 from .console import HostConsole
 
 
