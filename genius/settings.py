@@ -181,8 +181,14 @@ LOGOUT_REDIRECT_URL = "home"
 GENIUS_OPEN_SIGNUP = env_flag("GENIUS_OPEN_SIGNUP")
 ACCOUNT_ADAPTER = "games.platform.signup.AccountAdapter"
 SOCIALACCOUNT_ADAPTER = "games.platform.signup.SocialAccountAdapter"
-# The sign-up forms answer the same for an address another account holds as for a free one (signup.py).
-ACCOUNT_FORMS = {"login": "games.platform.signup.LoginForm", "signup": "games.platform.signup.SignupForm"}
+# The sign-up forms answer the same for an address another account holds as for a free one (signup.py); a
+# password change or reset lists the account's Discord logins and removes the ones ticked (password_forms.py).
+ACCOUNT_FORMS = {
+    "login": "games.platform.signup.LoginForm",
+    "signup": "games.platform.signup.SignupForm",
+    "change_password": "games.platform.password_forms.ChangePasswordForm",
+    "reset_password_from_key": "games.platform.password_forms.ResetPasswordKeyForm",
+}
 SOCIALACCOUNT_FORMS = {"signup": "games.platform.signup.SocialSignupForm"}
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_USER_DISPLAY = "games.platform.people.shown_name"  # its messages name people as every page does
@@ -195,6 +201,11 @@ ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # this session stays; every other one ends (Django's hash check)
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_PREVENT_ENUMERATION = True
+# Connecting or removing a login (Discord), or changing an email address, asks for the password again
+# (allauth's reauthentication: a login does not count, only a password typed for it, for five minutes), and
+# every such change and every password change or reset is emailed to the player's address.
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
+ACCOUNT_EMAIL_NOTIFICATIONS = True
 # Wrong passwords are counted by django-axes alone, per address and per username and address, with a delay
 # that grows (genius/login_delays.py, AXES_* below). allauth's own count of them is off: its default counts
 # per username too, which lets anyone keep a player out (usernames are public). Its other limits (sign-up,

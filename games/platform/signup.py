@@ -34,6 +34,7 @@ from .errors import StateChanged
 from .lookalikes import name_problem as lookalike_problem
 from .lookalikes import normalized
 from .models import Invitation
+from .password_forms import login_name
 from .people import ensure_profile
 from .services.invitations import invitation_accept, invitation_find, invitation_standing
 from .services.profiles import name_problem, names_of_others, profile_save
@@ -90,12 +91,22 @@ class AccountAdapter(DefaultAccountAdapter):
         site = get_current_site(allauth_context.request)
         site.name, site.domain = SITE_NAME, urlsplit(settings.GENIUS_SITE_URL).netloc
         links = {key: on_site(context[key]) for key in EMAIL_LINKS if context.get(key)}
-        super().send_mail(template_prefix, email, {**context, "current_site": site, **links})
+        site_url = settings.GENIUS_SITE_URL  # the site's own email templates link as {{ site_url }}{% url %}
+        super().send_mail(
+            template_prefix, email, {**context, "current_site": site, "site_url": site_url, **links}
+        )
 
 
 class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def is_open_for_signup(self, request, sociallogin) -> bool:
         return AccountAdapter().is_open_for_signup(request)
+
+    def send_notification_mail(self, template_prefix, user, context=None, email=None):
+        # A login connected or removed is named in the email ("Discord: nelly"), so the player knows it.
+        context = dict(context or {})
+        if "account" in context:
+            context.setdefault("login", login_name(context["account"]))
+        return super().send_notification_mail(template_prefix, user, context=context, email=email)
 
     def pre_social_login(self, request, sociallogin) -> None:
         # A newcomer from Discord whose address another account holds signs up as any newcomer does, without

@@ -9,6 +9,7 @@ import re
 import pytest
 import responses
 from allauth.account.models import EmailAddress
+from allauth.socialaccount.models import SocialAccount
 from django.contrib.auth import get_user_model
 from django.core import mail
 from django.test import Client
@@ -199,3 +200,96 @@ def test_the_discord_sign_up_answers_the_same_for_a_taken_address_and_a_free_one
     stranger = get_user_model().objects.get(socialaccount__uid="1002")
     assert stranger.email == "" and not stranger.emailaddress_set.exists()
     assert EmailAddress.objects.get(email="alice@example.com").user == alice
+
+
+# -- O1: a session held for a moment cannot add a way in ---------------------------------------------------
+
+INTRUDER = {
+    **NELLY,
+    "id": "6666",
+    "username": "intruder",
+    "global_name": "Intruder",
+    "email": "i@example.net",
+}
+
+
+@pytest.fixture
+def intruders_discord(settings):
+    configure(settings)
+    stand_in = Discord(user=dict(INTRUDER))
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        stand_in.serve(mock)
+        yield stand_in
+
+
+def connect(client: Client, stand_in: Discord):
+    start = client.post(reverse("discord_login"), {"process": "connect", "next": reverse("profile")})
+    return client.get(stand_in.authorize(start.url))
+
+
+def test_connecting_a_discord_account_asks_for_the_password_and_tells_the_player(alice, intruders_discord):
+    held = logged_in("alice")  # alice's session, in someone else's hands for a moment
+    mail.outbox.clear()
+    answer = connect(held, intruders_discord)
+    assert answer.status_code == 302 and answer.url == reverse("account_reauthenticate")
+    page = held.get(answer.url).content.decode()
+    assert 'name="password"' in page
+    assert held.post(answer.url, {"password": "a guess"}).status_code == 200
+    assert not SocialAccount.objects.exists() and mail.outbox == [], "no password, no new way in"
+    # alice herself types it: the account is connected, and her inbox says so.
+    assert held.post(answer.url, {"password": "pw-alice"}).status_code == 302
+    assert SocialAccount.objects.get(uid="6666").user == alice
+    (told,) = mail.outbox
+    assert (
+        told.to == ["alice@example.com"]
+        and "A login was connected to your account: Discord: Intruder" in told.body
+    )
+    assert "http://localhost:8000/accounts/password/change/" in told.body
+
+
+def test_removing_a_discord_login_asks_for_the_password_and_tells_the_player(alice, intruders_discord):
+    account = SocialAccount.objects.create(user=alice, provider="discord", uid="6666", extra_data=INTRUDER)
+    held = logged_in("alice")
+    mail.outbox.clear()
+    answer = held.post(reverse("socialaccount_connections"), {"account": account.pk})
+    assert answer.status_code == 302 and answer.url.startswith(reverse("account_reauthenticate"))
+    assert SocialAccount.objects.filter(pk=account.pk).exists()
+    held.post(answer.url, {"password": "pw-alice"})
+    assert not SocialAccount.objects.filter(pk=account.pk).exists()
+    (told,) = mail.outbox
+    assert (
+        told.to == ["alice@example.com"]
+        and "A login was removed from your account: Discord: Intruder" in told.body
+    )
+
+
+def test_a_password_change_lists_the_connected_discord_and_removes_it(alice, intruders_discord):
+    intruders = SocialAccount.objects.create(user=alice, provider="discord", uid="6666", extra_data=INTRUDER)
+    client = logged_in("alice")
+    page = client.get(reverse("account_change_password")).content.decode()
+    assert "Discord: Intruder" in page and 'name="remove_logins"' in page
+    changed = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": "pw-alice", "password1": NEW, "password2": NEW, "remove_logins": [intruders.pk]},
+    )
+    assert changed.status_code == 302
+    assert not SocialAccount.objects.filter(pk=intruders.pk).exists()
+    # The intruder's Discord logs in to alice's account no more.
+    comeback = Client()
+    start = comeback.post(reverse("discord_login"))
+    comeback.get(intruders_discord.authorize(start.url))
+    assert comeback.session.get("_auth_user_id") != str(alice.pk)
+
+
+def test_a_password_reset_lists_the_connected_discord_and_removes_it(alice, intruders_discord):
+    intruders = SocialAccount.objects.create(user=alice, provider="discord", uid="6666", extra_data=INTRUDER)
+    mail.outbox.clear()
+    client = Client()
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    form = client.get(link_in(mail.outbox[0], "/accounts/password/reset/key/"), follow=True)
+    assert "Discord: Intruder" in form.content.decode()
+    done = client.post(
+        form.redirect_chain[-1][0], {"password1": NEW, "password2": NEW, "remove_logins": [intruders.pk]}
+    )
+    assert done.status_code == 302
+    assert not SocialAccount.objects.filter(pk=intruders.pk).exists()
