@@ -4,6 +4,11 @@ Sign-up is closed unless GENIUS_OPEN_SIGNUP is set or the visitor holds a usable
 `/join/<token>/` in this session). Whoever logs in or signs up with one pending joins its season as a
 player in the same step. A Discord identity gives a new account its first display name. allauth's own
 rate limits count the client's address as the proxy saw it (genius/proxy.py), like django-axes.
+
+What allauth leaves open is closed here (issue 28): a new username keeps the look-alike rules
+(lookalikes.py); its emails link under GENIUS_SITE_URL, whatever Host the request named; and a sign-up (the
+form, or Discord's) that gives an address another account holds is answered as a free one is, the account
+made without it and the address's owner told, so the form tells nobody whose address it is.
 """
 
 from __future__ import annotations
@@ -124,7 +129,8 @@ class SocialAccountAdapter(DefaultSocialAccountAdapter):
             sociallogin.email_addresses = [
                 a for a in sociallogin.email_addresses if a.email.lower() not in taken
             ]
-            sociallogin.user.email = "" if user_address in taken else sociallogin.user.email
+            if user_address in taken:
+                sociallogin.user.email = ""
             sociallogin.state[TAKEN] = taken
 
     def save_user(self, request, sociallogin, form=None):
