@@ -5,8 +5,9 @@ WORKDIR /app
 COPY requirements.lock .
 RUN pip install --no-cache-dir --require-hashes -r requirements.lock
 COPY . .
-# collectstatic needs a key; a random one, thrown away with the build step (no key is baked into the image).
-RUN GENIUS_PRODUCTION=1 DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+# collectstatic needs a key and a host name; a random key, thrown away with the build step (no key is baked
+# into the image), and a name nobody can reach.
+RUN GENIUS_PRODUCTION=1 DJANGO_ALLOWED_HOSTS=build.invalid DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
     python manage.py collectstatic --no-input --verbosity 0
 USER nobody
 EXPOSE 8000

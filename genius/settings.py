@@ -43,9 +43,16 @@ def secret_key_problem(key: str) -> str | None:
 if PRODUCTION and secret_key_problem(SECRET_KEY):
     raise RuntimeError(secret_key_problem(SECRET_KEY))
 SECRET_KEY = SECRET_KEY or DEV_SECRET_KEY
-ALLOWED_HOSTS = [
-    h for h in os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver").split(",") if h
-]
+# The names the site answers to. Production names its own or refuses to start: a default would let a request
+# with any of these Host headers through, and whatever a page builds from the request would name that host.
+_hosts = os.environ.get("DJANGO_ALLOWED_HOSTS", "")
+if PRODUCTION and not _hosts.strip(" ,"):
+    raise RuntimeError(
+        "Set DJANGO_ALLOWED_HOSTS to the names the site is reached by (genius.example.org): production "
+        "refuses to run without them."
+    )
+_hosts = _hosts or "localhost,127.0.0.1,[::1],testserver"
+ALLOWED_HOSTS = [h.strip() for h in _hosts.split(",") if h.strip()]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
 INSTALLED_APPS = [
@@ -174,7 +181,15 @@ LOGOUT_REDIRECT_URL = "home"
 GENIUS_OPEN_SIGNUP = env_flag("GENIUS_OPEN_SIGNUP")
 ACCOUNT_ADAPTER = "games.platform.signup.AccountAdapter"
 SOCIALACCOUNT_ADAPTER = "games.platform.signup.SocialAccountAdapter"
-ACCOUNT_FORMS = {"login": "games.platform.signup.LoginForm"}
+# The sign-up forms answer the same for an address another account holds as for a free one (signup.py); a
+# password change or reset lists the account's Discord logins and removes the ones ticked (password_forms.py).
+ACCOUNT_FORMS = {
+    "login": "games.platform.signup.LoginForm",
+    "signup": "games.platform.signup.SignupForm",
+    "change_password": "games.platform.password_forms.ChangePasswordForm",
+    "reset_password_from_key": "games.platform.password_forms.ResetPasswordKeyForm",
+}
+SOCIALACCOUNT_FORMS = {"signup": "games.platform.signup.SocialSignupForm"}
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_USER_DISPLAY = "games.platform.people.shown_name"  # its messages name people as every page does
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email", "password1*", "password2*"]
@@ -186,12 +201,17 @@ ACCOUNT_AUTHENTICATED_LOGIN_REDIRECTS = False
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False  # this session stays; every other one ends (Django's hash check)
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if PRODUCTION else "http"
 ACCOUNT_PREVENT_ENUMERATION = True
-# Wrong passwords are counted by django-axes first (per username and address, see AXES_* below); allauth's
-# own limit per address (20 a minute) catches one address trying many usernames, which axes' pairs do not,
-# and its limit per username stays above axes' so axes answers (429) first. Its other limits (sign-up,
+# Connecting or removing a login (Discord), or changing an email address, asks for the password again
+# (allauth's reauthentication: a login does not count, only a password typed for it, for five minutes), and
+# every such change and every password change or reset is emailed to the player's address.
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
+ACCOUNT_EMAIL_NOTIFICATIONS = True
+# Wrong passwords are counted by django-axes alone, per address and per username and address, with a delay
+# that grows (genius/login_delays.py, AXES_* below). allauth's own count of them is off: its default counts
+# per username too, which lets anyone keep a player out (usernames are public). Its other limits (sign-up,
 # password reset: 5 a minute per address given, 20 per client) are allauth's defaults. Both count the
 # client's address as the proxy saw it (genius/proxy.py).
-ACCOUNT_RATE_LIMITS = {"login_failed": "20/m/ip,10/5m/key"}
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
 SOCIALACCOUNT_LOGIN_ON_GET = False
 SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # a Discord email never logs into someone else's account
 SOCIALACCOUNT_STORE_TOKENS = False
@@ -286,8 +306,18 @@ CELERY_TASK_ROUTES = {
     for name in ("sweep", "resolve_round", "expire_clock", "start_clocks", "relay")
 }
 CELERY_TASK_ALWAYS_EAGER = env_flag("CELERY_TASK_ALWAYS_EAGER")
-# Where the site is, as players reach it: every email links to its exact page under this address.
-GENIUS_SITE_URL = os.environ.get("GENIUS_SITE_URL", "http://localhost:8000").rstrip("/")
+# Where the site is, as players reach it: every link in an email is built from this address, allauth's (a
+# password reset, an address to confirm) included (games/platform/signup.py), never from the request's Host.
+# Production without it takes https:// and the first of DJANGO_ALLOWED_HOSTS.
+GENIUS_SITE_URL = os.environ.get("GENIUS_SITE_URL", "").rstrip("/")
+if not GENIUS_SITE_URL and PRODUCTION:
+    if ALLOWED_HOSTS[0].startswith(".") or "*" in ALLOWED_HOSTS[0]:
+        raise RuntimeError(
+            "Set GENIUS_SITE_URL to the site's address (https://genius.example.org): the first of "
+            "DJANGO_ALLOWED_HOSTS is a pattern, and emails need one address to link to."
+        )
+    GENIUS_SITE_URL = f"https://{ALLOWED_HOSTS[0]}"
+GENIUS_SITE_URL = GENIUS_SITE_URL or "http://localhost:8000"
 # Emails that met a database or mail server error are tried again, doubling from this wait up to the cap.
 GENIUS_NOTIFY_RETRY_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_SECONDS", "5"))
 GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_SECONDS", "120"))
@@ -374,16 +404,29 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A row's id in a path (games/platform/paths.py): an integer a 64-bit key can hold.
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1}},
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "games.platform.api.schema.document_errors",
     ],
 }
 
+# Login failures (genius/login_delays.py): AXES_FAILURE_LIMIT wrong passwords for a username from one
+# address, or GENIUS_LOGIN_ADDRESS_FREE_TRIES from one address, are free; then the next try from there waits
+# GENIUS_LOGIN_DELAY_SECONDS, doubling with each further failure up to GENIUS_LOGIN_DELAY_MAX_SECONDS. A try
+# while waiting is refused (429, the wait in words) and not counted; failures are forgotten a day after the
+# last (AXES_COOLOFF_TIME); the right password clears its (username, address) count.
+AXES_HANDLER = "genius.login_delays.LoginDelays"
+AXES_LOCKOUT_CALLABLE = "genius.login_delays.lockout_response"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
-AXES_COOLOFF_TIME = timedelta(minutes=15)
+GENIUS_LOGIN_ADDRESS_FREE_TRIES = int(os.environ.get("GENIUS_LOGIN_ADDRESS_FREE_TRIES", "20"))
+GENIUS_LOGIN_DELAY_SECONDS = float(os.environ.get("GENIUS_LOGIN_DELAY_SECONDS", "60"))
+GENIUS_LOGIN_DELAY_MAX_SECONDS = float(os.environ.get("GENIUS_LOGIN_DELAY_MAX_SECONDS", "3600"))
+AXES_COOLOFF_TIME = timedelta(days=1)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Behind TLS proxies (production needs one), every request comes from the proxy's address: the client's
 # is read from X-Forwarded-For instead, GENIUS_PROXY_COUNT entries from the right (genius/proxy.py), and
 # X-Forwarded-Proto says whether the client used https. Without the flag neither header is believed.

@@ -9,7 +9,9 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.db import InterfaceError, OperationalError
 from django.http import HttpResponse
-from django.urls import include, path
+from django.urls import include, path, re_path
+
+from games.platform.account_views import ConfirmEmail
 
 from . import health
 
@@ -22,6 +24,10 @@ urlpatterns = [
     # accounts/: sign-up, password reset and change, email addresses, Discord.
     path("login/", account_views.login, name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # allauth's confirmation page, but one that logs nobody out (account_views.ConfirmEmail).
+    re_path(
+        r"^accounts/confirm-email/(?P<key>[-:\w]+)/$", ConfirmEmail.as_view(), name="account_confirm_email"
+    ),
     path("accounts/", include("allauth.urls")),
     path("api/", include("games.platform.api.urls")),
     path("", include("games.platform.urls")),

@@ -2,9 +2,11 @@
 
 from django.urls import path
 
+from games.platform import paths  # noqa: F401  (registers the `id` converter)
+
 from . import views
 
 app_name = "arms_race"
 urlpatterns = [
-    path("games/<int:game_id>/move/", views.move, name="move"),
+    path("games/<id:game_id>/move/", views.move, name="move"),
 ]

@@ -1,7 +1,9 @@
-"""A person's own pages: the profile (name, zone, password, email, Discord) and an invitation's link."""
+"""A person's own pages: the profile (name, zone, password, email, Discord), an invitation's link, and the
+page an email's confirmation link opens."""
 
 from __future__ import annotations
 
+from allauth.account.views import ConfirmEmailView
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -111,3 +113,13 @@ def join(request, token: str):
     if not user.is_authenticated:
         request.session[PENDING] = token
     return render(request, "platform/join.html", {"invitation": invitation, "next": request.path})
+
+
+class ConfirmEmail(ConfirmEmailView):
+    """allauth's confirmation page, which logs nobody out: allauth's own logs out whoever opens the link while
+    logged in as someone else, even on a plain GET, so a link posted in a chat logged out every player and
+    host who clicked it. Here the GET shows the address and a button; pressing it confirms the address, and
+    whoever is logged in stays so."""
+
+    def logout_other_user(self, confirmation) -> None:
+        return None

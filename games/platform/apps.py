@@ -17,9 +17,10 @@ class PlatformConfig(AppConfig):
 
         from django.conf import settings
 
-        from . import accounts, people, signup, tasks  # noqa: F401
+        from . import accounts, addresses, people, signup, tasks  # noqa: F401
 
         accounts.connect()
+        addresses.connect()
         people.connect()
         signup.connect()
 

@@ -2,25 +2,30 @@
 
 from django.urls import path
 
-from . import account_views, guides, views
+from . import (
+    account_views,
+    guides,
+    paths,  # noqa: F401  (registers the `id` converter)
+    views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),
     path("rules/", guides.rules_index, name="rules-index"),
     path("rules/<slug:slug>/", guides.rules_page, name="rules"),
-    path("games/<int:game_id>/", views.game_page, name="game"),
-    path("games/<int:game_id>/live/", views.game_feed, name="game-feed"),
-    path("games/<int:game_id>/history/", views.game_history, name="game-history"),
-    path("games/<int:game_id>/export.json", views.game_export, name="game-export"),
-    path("games/<int:game_id>/chats/", views.chat_list, name="chat-list"),
-    path("games/<int:game_id>/chats/<int:a>-<int:b>/", views.chat_page, name="chat"),
+    path("games/<id:game_id>/", views.game_page, name="game"),
+    path("games/<id:game_id>/live/", views.game_feed, name="game-feed"),
+    path("games/<id:game_id>/history/", views.game_history, name="game-history"),
+    path("games/<id:game_id>/export.json", views.game_export, name="game-export"),
+    path("games/<id:game_id>/chats/", views.chat_list, name="chat-list"),
+    path("games/<id:game_id>/chats/<id:a>-<id:b>/", views.chat_page, name="chat"),
     path("account/", account_views.profile, name="profile"),
     path("account/zone/", account_views.zone_detected, name="zone-detected"),
     path("join/<str:token>/", account_views.join, name="join"),
     path("account/notifications/", views.notification_settings, name="notification-settings"),
-    path("games/<int:game_id>/pick/", views.death_match_pick, name="death-match-pick"),
-    path("seasons/<int:season_id>/", views.season_page, name="season"),
-    path("seasons/<int:season_id>/transfer/", views.season_transfer_view, name="season-transfer"),
-    path("seasons/<int:season_id>/ledger/", views.my_ledger, name="my-ledger"),
+    path("games/<id:game_id>/pick/", views.death_match_pick, name="death-match-pick"),
+    path("seasons/<id:season_id>/", views.season_page, name="season"),
+    path("seasons/<id:season_id>/transfer/", views.season_transfer_view, name="season-transfer"),
+    path("seasons/<id:season_id>/ledger/", views.my_ledger, name="my-ledger"),
 ]

@@ -33,7 +33,9 @@ def alices(alice, settings):
     """alice's own things, each with a canary another account must never read."""
     configure(settings)
     profile_save(user=alice, display_name="Canary Alice", time_zone="Asia/Kathmandu", chat_message=True)
-    EmailAddress.objects.create(user=alice, email="alice@example.com", primary=True, verified=True)
+    EmailAddress.objects.update_or_create(  # filed as alice was made; now confirmed too
+        user=alice, email="alice@example.com", defaults={"primary": True, "verified": True}
+    )
     discord = SocialAccount.objects.create(
         user=alice, provider="discord", uid="4242", extra_data={"username": "canary_discord"}
     )

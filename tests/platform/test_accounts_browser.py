@@ -88,6 +88,10 @@ def test_logging_in_with_discord_and_connecting_it_to_an_existing_account(
         page.goto(live_server.url + reverse("profile"))
         shoot(page, "profile")
         page.click("text=Connect Discord")
+        # Back from Discord, the site asks for alice's password before it adds a way into her account.
+        page.wait_for_url(re.compile(r"/accounts/reauthenticate/"))
+        page.fill("input[name=password]", "pw-alice")
+        page.click("form.card button[type=submit]")
         page.wait_for_selector("text=Connected to Discord as")
         assert SocialAccount.objects.get(provider="discord").user == alice
         assert page.inner_text("header nav a[href='/account/']") == "Nelly the Great"

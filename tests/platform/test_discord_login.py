@@ -91,7 +91,9 @@ def test_an_existing_account_connects_discord_from_its_page_and_logs_in_with_it(
     page = client.get(reverse("profile")).content.decode()
     assert "Connect Discord" in page
     back = through_discord(client, discord, process="connect", next=reverse("profile"))
-    assert back.status_code == 302
+    assert back.status_code == 302 and back.url == reverse("account_reauthenticate"), "the password first"
+    assert not SocialAccount.objects.exists()
+    assert client.post(reverse("account_reauthenticate"), {"password": "pw-alice"}).status_code == 302
     assert SocialAccount.objects.get(provider="discord").user == alice
     assert "Connected to Discord as" in client.get(reverse("profile")).content.decode()
     # alice had no display name: Discord's becomes hers.
@@ -106,4 +108,6 @@ def test_connecting_keeps_a_display_name_already_chosen(discord, alice):
     client = Client()
     client.force_login(alice)
     through_discord(client, discord, process="connect")
+    client.post(reverse("account_reauthenticate"), {"password": "pw-alice"})
+    assert SocialAccount.objects.get(provider="discord").user == alice
     assert Profile.objects.get(user=alice).display_name == "Ali"

@@ -20,9 +20,14 @@ pytestmark = pytest.mark.django_db
 NEW = "a-New-Secret-4417"
 
 
+@pytest.fixture(autouse=True)
+def site_url(settings):
+    settings.GENIUS_SITE_URL = "http://localhost:8000"
+
+
 def reset_link() -> str:
     (message,) = mail.outbox
-    return re.search(r"http://testserver(/accounts/password/reset/key/\S+/)", message.body).group(1)
+    return re.search(r"http://localhost:8000(/accounts/password/reset/key/\S+/)", message.body).group(1)
 
 
 def test_a_forgotten_password_is_reset_from_the_emailed_link_and_old_tokens_die(alice):
@@ -77,7 +82,7 @@ def test_an_email_given_at_sign_up_is_sent_a_verification_link(season, hank):
     )
     (message,) = mail.outbox
     assert message.to == ["new@example.com"]
-    link = re.search(r"http://testserver(/accounts/confirm-email/\S+/)", message.body).group(1)
+    link = re.search(r"http://localhost:8000(/accounts/confirm-email/\S+/)", message.body).group(1)
     client.post(link)
     from allauth.account.models import EmailAddress
 
@@ -149,3 +154,26 @@ def test_the_new_login_form_still_locks_out_a_guesser_and_only_the_guesser(setti
         player.post(reverse("login"), {"login": "alice", "password": "pw-alice"}, **via(PLAYER)).status_code
         == 302
     )
+
+
+# -- issue 28, N5: every link in an email is built from GENIUS_SITE_URL -------------------------------------
+
+
+def test_every_link_in_an_email_is_on_the_site_whatever_host_the_request_named(settings, alice, season, hank):
+    settings.ALLOWED_HOSTS = ["genius.example.org", "evil.example"]
+    settings.GENIUS_SITE_URL = "https://genius.example.org"
+    evil = Client(headers={"host": "evil.example"})
+    invitation = invitation_create(season=season, actor=hank)
+    mail.outbox.clear()
+    evil.post(reverse("account_reset_password"), {"email": "alice@example.com"})  # a reset link
+    evil.post(reverse("account_reset_password"), {"email": "nobody@example.com"})  # the sign-up page
+    evil.get(reverse("join", args=[invitation.token]))
+    evil.post(  # an address to confirm
+        reverse("account_signup"),
+        {"username": "newcomer", "email": "new@example.com", "password1": NEW, "password2": NEW},
+    )
+    assert len(mail.outbox) == 3
+    for message in mail.outbox:
+        links = re.findall(r"https?://\S+", message.body)
+        assert links and all(link.startswith("https://genius.example.org/") for link in links), links
+        assert "evil.example" not in message.body

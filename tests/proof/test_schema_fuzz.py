@@ -15,6 +15,7 @@ import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 from rest_framework.authtoken.models import Token
+from schemathesis.generation.modes import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
 pytestmark = pytest.mark.django_db
@@ -95,3 +96,50 @@ def test_api_as_a_player_never_fails_and_matches_its_schema(case, world):
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_as_a_host_never_fails_and_matches_its_schema(case, world):
     run(case, world, "host")
+
+
+# -- issue 28, N4: every integer of every request as large as anyone can write ----------------------------
+
+HUGE = (2**31, 2**63, 10**30)
+
+# The same schema, fuzzed only (no coverage or examples phase, which would send far more cases than their
+# integers need): a couple of schema-valid requests per operation, each integer then enlarged.
+enlarging = schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
+enlarging.config.phases.coverage.enabled = False
+enlarging.config.phases.examples.enabled = False
+enlarging.config.generation.modes = [GenerationMode.POSITIVE]
+
+
+def enlarged(value, number: int):
+    """The same JSON with each integer in it (never a boolean) replaced by `number`."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return number
+    if isinstance(value, dict):
+        return {key: enlarged(item, number) for key, item in value.items()}
+    if isinstance(value, list):
+        return [enlarged(item, number) for item in value]
+    return value
+
+
+# A few examples per operation are enough: every integer of each is sent three times over, and the bounds
+# are checked one by one in tests/platform/test_large_integers.py.
+@enlarging.parametrize()
+@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck))
+def test_api_never_fails_on_large_integers(case, world):
+    aim(case, world)
+    body, query, path = case.body, dict(case.query or {}), dict(case.path_parameters or {})
+    headers = {"Authorization": f"Token {world['host']}"}
+    for number in HUGE:
+        if isinstance(body, (dict, list)):
+            case.body = enlarged(body, number)
+        case.query = enlarged(query, number) or case.query
+        for ids in ({"a", "b"}, set(path)):  # the seats of a chat alone, then every id in the path
+            case.path_parameters = {
+                k: number if k in ids and isinstance(v, int) else v for k, v in path.items()
+            }
+            response = case.call(headers=headers)
+            assert response.status_code < 500, (
+                f"{case.method} {case.formatted_path} -> {response.status_code}"
+            )

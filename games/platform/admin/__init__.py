@@ -36,9 +36,10 @@ from ..services import games as game_services
 from ..services import rounds
 from ..services.audit import audit
 from ..services.events import bump_version
+from ..services.invitations import MAX_USES, TOO_MANY_USES
 from ..services.ledger import hidden_moves, secret_from
 from ..wording import names_for, plain
-from . import settings_form
+from . import accounts, settings_form  # noqa: F401  (accounts: the user forms)
 from .console import HostConsole
 
 
@@ -758,7 +759,24 @@ class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
             )
 
 
-class InvitationForm(forms.ModelForm):
+class InvitationEditForm(forms.ModelForm):
+    """An invitation's places, bounded as the API bounds them (services/invitations.py): a number past them
+    is refused next to the field, never sent to the database's integer column."""
+
+    max_uses = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_USES,
+        required=False,
+        error_messages={"max_value": TOO_MANY_USES},
+        help_text="How many people may join with it; empty for no limit.",
+    )
+
+    class Meta:
+        model = Invitation
+        fields = ("max_uses", "note")
+
+
+class InvitationForm(InvitationEditForm):
     hours = forms.IntegerField(
         min_value=1, max_value=24 * 90, initial=24 * 14, help_text="How long the link works (up to 90 days)."
     )
@@ -776,8 +794,7 @@ class InvitationAdmin(admin.ModelAdmin):
     actions = ["expire_now"]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        if obj is None:
-            kwargs["form"] = InvitationForm
+        kwargs["form"] = InvitationForm if obj is None else InvitationEditForm
         return super().get_form(request, obj, change=change, **kwargs)
 
     def get_fields(self, request, obj=None):

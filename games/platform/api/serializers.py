@@ -7,6 +7,14 @@ from rest_framework import serializers
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from ..models import Event
+from ..services.invitations import MAX_USES, TOO_MANY_USES
+
+# Every integer the API takes is bounded, so a number past what the site could store is a 400 naming its
+# field, never a database error (issue 28): ids fit a 64-bit key, round and seat numbers a small integer,
+# amounts of garnets and Tokens of Life stay far inside the ledger's integer column.
+MAX_ID = 2**63 - 1
+MAX_NUMBER = 32767
+MAX_AMOUNT = 1_000_000
 
 
 class GameListItemOut(serializers.Serializer):
@@ -55,7 +63,9 @@ class FeedOut(serializers.Serializer):
 
 
 class SubmissionIn(serializers.Serializer):
-    round = serializers.IntegerField(min_value=0, help_text="The round this submission is for.")
+    round = serializers.IntegerField(
+        min_value=0, max_value=MAX_NUMBER, help_text="The round this submission is for."
+    )
     payload = serializers.DictField(help_text="The round's form, as the game type defines it.")
     final = serializers.BooleanField(default=False, help_text="Mark it final (the round may close early).")
 
@@ -87,12 +97,14 @@ class SeatIn(serializers.Serializer):
 
 
 class ReplaceIn(serializers.Serializer):
-    seat = serializers.IntegerField(min_value=0, help_text="The absent player's seat number (0 is seat 1).")
+    seat = serializers.IntegerField(
+        min_value=0, max_value=MAX_NUMBER, help_text="The absent player's seat number (0 is seat 1)."
+    )
     username = serializers.CharField(help_text="The player who takes the seat; they are here at once.")
 
 
 class GameCreateIn(serializers.Serializer):
-    season = serializers.IntegerField()
+    season = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     type = serializers.CharField()
     name = serializers.CharField(max_length=120)
     settings = serializers.DictField(required=False, default=dict)
@@ -141,13 +153,13 @@ class PickOut(serializers.Serializer):
 class TransferIn(serializers.Serializer):
     to = serializers.CharField()
     what = serializers.ChoiceField(choices=["garnets", "tokens_of_life"], default="garnets")
-    amount = serializers.IntegerField(min_value=1)
+    amount = serializers.IntegerField(min_value=1, max_value=MAX_AMOUNT)
 
 
 class GrantIn(serializers.Serializer):
     username = serializers.CharField()
     what = serializers.ChoiceField(choices=["garnets", "tokens_of_life"])
-    delta = serializers.IntegerField()
+    delta = serializers.IntegerField(min_value=-MAX_AMOUNT, max_value=MAX_AMOUNT)
     reason = serializers.CharField(max_length=200)
 
 
@@ -156,7 +168,13 @@ class InvitationIn(serializers.Serializer):
         min_value=1, max_value=24 * 90, default=24 * 14, help_text="How long the link works."
     )
     max_uses = serializers.IntegerField(
-        min_value=1, required=False, allow_null=True, default=None, help_text="Empty: no limit."
+        min_value=1,
+        max_value=MAX_USES,
+        error_messages={"max_value": TOO_MANY_USES},
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text=f"Empty: no limit. At most {MAX_USES}.",
     )
     note = serializers.CharField(max_length=120, required=False, default="", allow_blank=True)
 

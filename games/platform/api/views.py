@@ -10,9 +10,12 @@ from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.views import APIView
+
+from genius.login_delays import lockout_response
 
 from .. import registry
 from ..awaiting import awaiting
@@ -353,6 +356,16 @@ class TokenApi(ObtainAuthToken):
 
     parser_classes = api_settings.DEFAULT_PARSER_CLASSES
     serializer_class = s.TokenIn
+
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except ValidationError:
+            # django-axes flags the DRF request it was handed (not Django's, which its middleware reads):
+            # a try while this address waits is answered with the wait, as the login form does.
+            if getattr(request, "axes_locked_out", False):
+                return lockout_response(request, credentials=getattr(request, "axes_credentials", None))
+            raise
 
 
 class MyBalancesApi(APIView):

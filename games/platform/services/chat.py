@@ -11,6 +11,8 @@ from .audit import audit
 from .hosts import require_host
 from .unread import chat_opened, chat_written
 
+SEAT_NUMBERS_END = 32767  # Seat.number is a small integer
+
 
 def pair(seat_a: Seat, seat_b: Seat) -> tuple[Seat, Seat]:
     return (seat_a, seat_b) if seat_a.number < seat_b.number else (seat_b, seat_a)
@@ -59,6 +61,8 @@ def chat_access(game: Game, viewer, seat_a_number: int, seat_b_number: int) -> t
     """The two seats of a chat the viewer may read; anyone else is told it does not exist (404)."""
     from django.http import Http404
 
+    if not all(0 <= n <= SEAT_NUMBERS_END for n in (seat_a_number, seat_b_number)):
+        raise Http404("No such chat.")  # no seat has it (and the database's small integer could not hold it)
     seats = {
         s.number: s
         for s in Seat.objects.filter(game=game, number__in=[seat_a_number, seat_b_number]).select_related(

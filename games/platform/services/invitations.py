@@ -20,6 +20,10 @@ from .audit import audit
 from .season import is_season_host
 
 MAX_DAYS = 90
+# More places than a season could ever fill: a number past it is a slip (or a probe), refused in words before
+# it reaches the database's integer column.
+MAX_USES = 10_000
+TOO_MANY_USES = f"An invitation lets at most {MAX_USES} people join; leave it empty for no limit."
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,8 @@ def invitation_create(
         raise RulesError(f"An invitation lasts from a moment to {MAX_DAYS} days.", field="hours")
     if max_uses is not None and max_uses < 1:
         raise RulesError("Let at least one person use it, or leave the number empty.", field="max_uses")
+    if max_uses is not None and max_uses > MAX_USES:
+        raise RulesError(TOO_MANY_USES, field="max_uses")
     invitation = Invitation.objects.create(
         season=season,
         expires_at=timezone.now() + timedelta(hours=hours),

@@ -14,23 +14,36 @@ from django.db import transaction
 from django.db.models import Q
 
 from ..kit import RulesError
+from ..lookalikes import name_problem as lookalike_problem
+from ..lookalikes import normalized
 from ..models import Game, NotificationPreference, Profile
 from ..people import forget_prefs, zone_named
 from .events import bump_version
 
 
-def name_problem(user, display_name: str) -> str | None:
-    """Why another player could mistake this name for someone else's, if they could."""
+def names_of_others(user) -> list[str]:
+    """Every name another person shows under or logs in with: their display names and usernames."""
     from django.contrib.auth import get_user_model
 
-    name = display_name.strip()
+    others = get_user_model().objects.exclude(pk=getattr(user, "pk", None))
+    names = list(others.values_list("username", flat=True))
+    names += (
+        Profile.objects.exclude(user_id=getattr(user, "pk", None))
+        .exclude(display_name="")
+        .values_list("display_name", flat=True)
+    )
+    return names
+
+
+def name_problem(user, display_name: str) -> str | None:
+    """Why this display name cannot be taken, if it cannot: too long, hiding characters, or one another player
+    could be mistaken for (lookalikes.py)."""
+    name = normalized(display_name)
     if not name:
         return None
     if len(name) > 40:
         return "A display name holds at most 40 characters."
-    taken = Profile.objects.filter(display_name__iexact=name).exclude(user=user).exists()
-    taken = taken or get_user_model().objects.filter(username__iexact=name).exclude(pk=user.pk).exists()
-    return "Another player already goes by that name." if taken else None
+    return lookalike_problem(display_name, names_of_others(user))
 
 
 def chat_emails_wanted(user) -> bool:
@@ -45,10 +58,12 @@ def profile_save(
     profile, _ = Profile.objects.select_for_update().get_or_create(user=user)
     renamed = False
     if display_name is not None:
-        display_name = display_name.strip()
-        problem = name_problem(user, display_name)
-        if problem:
-            raise RulesError(problem, field="display_name")
+        # A name kept from before the rules stays as it is while its owner leaves it unchanged.
+        if display_name != profile.display_name:
+            problem = name_problem(user, display_name)
+            if problem:
+                raise RulesError(problem, field="display_name")
+            display_name = normalized(display_name)
         renamed = display_name != profile.display_name
         profile.display_name = display_name
     if time_zone is not None:
