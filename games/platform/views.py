@@ -24,7 +24,7 @@ from django_htmx.http import HttpResponseStopPolling
 from . import pagecache, registry, round_form, zones
 from .awaiting import awaiting
 from .demo import demo_logins
-from .errors import NotAllowed, RoundClosed, StateChanged
+from .errors import Busy, NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
 from .models import (
     DeathMatchPick,
@@ -117,7 +117,15 @@ def game_page(request, game_id: int):
     # A form with errors is this request's own: it is never cached.
     body = _render_cacheable(request, "platform/game.html#body", context, None)
     status = 200 if refused is None else 409 if refused.conflict else 400
-    return render(request, "platform/game_page.html", {"title": game.name, "body": body}, status=status)
+    response = render(request, "platform/game_page.html", {"title": game.name, "body": body}, status=status)
+    return _retry_later(response, refused.retry_after if refused else None)
+
+
+def _retry_later(response, seconds: int | None):
+    """A refusal because the game was busy says when the same request may be sent again."""
+    if seconds is not None:
+        response["Retry-After"] = str(seconds)
+    return response
 
 
 def _game_page_read(request, game_id: int):
@@ -234,7 +242,9 @@ def _told_text(game, told: list[str]) -> str:
 
 def _handle_post(request, game, viewer):
     """Do what the pressed button asks; return what to show again (round_form.Refused), or None when done
-    (a message then says what happened, the player's own inbox lines for an operation)."""
+    (a message then says what happened, the player's own inbox lines for an operation). A game too busy to
+    take a move, an operation or a host's button is answered at once (409, Retry-After), not redirected: the
+    page says to press it again in a moment."""
     try:
         if "save" in request.POST or "save_final" in request.POST:
             return round_form.save(request, game, viewer)
@@ -259,6 +269,9 @@ def _handle_post(request, game, viewer):
             messages.success(request, _told_text(game, told) or "Done.")
         else:
             messages.error(request, "Nothing was asked of the page.")
+    except Busy as exc:
+        messages.error(request, exc.message)
+        return round_form.Refused(conflict=True, retry_after=exc.retry_after)
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
         messages.error(request, exc.message)
     except (ValueError, TypeError, RecursionError):
@@ -479,7 +492,7 @@ def chat_page(request, game_id: int, a: int, b: int):
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
     seat_a, seat_b = chat_access(game, viewer, a, b)
-    error, draft = None, ""
+    error, draft, busy = None, "", None
     if request.method == "POST":
         try:
             me = require_player(viewer)
@@ -488,7 +501,7 @@ def chat_page(request, game_id: int, a: int, b: int):
             if not request.htmx:
                 return redirect("chat", game_id=game.id, a=a, b=b)
         except (RulesError, StateChanged, NotAllowed) as exc:
-            error, draft = exc.message, request.POST.get("text", "")
+            error, draft, busy = exc.message, request.POST.get("text", ""), round_form.retry_after(exc)
     messages_ = list(chat_messages(game=game, seat_a=seat_a, seat_b=seat_b))
     chat_read(viewer, seat_a, seat_b)
     game.refresh_from_db(fields=["chats_muted", "version"])
@@ -506,7 +519,8 @@ def chat_page(request, game_id: int, a: int, b: int):
     }
     if request.htmx and request.htmx.target == "chat-messages":
         return render(request, "platform/chat.html#messages", context)
-    return render(request, "platform/chat.html", context, status=400 if error else 200)
+    status = 409 if busy else 400 if error else 200
+    return _retry_later(render(request, "platform/chat.html", context, status=status), busy)
 
 
 @login_required
@@ -532,7 +546,7 @@ def death_match_pick(request, game_id: int):
     pick = get_object_or_404(
         DeathMatchPick.objects.select_related("candidate__profile", "opponent__profile"), main_match=game
     )
-    error = None
+    error, busy = None, None
     options = pick_options(pick)
     if request.method == "POST":
         chosen = next((u for u in options if str(u.pk) == request.POST.get("opponent")), None)
@@ -543,8 +557,8 @@ def death_match_pick(request, game_id: int):
             messages.success(request, f"You picked {shown_name(chosen)}.")
             return redirect("death-match-pick", game_id=game.id)
         except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
-            error = exc.message
-    return render(
+            error, busy = exc.message, round_form.retry_after(exc)
+    response = render(
         request,
         "platform/pick.html",
         {
@@ -554,8 +568,9 @@ def death_match_pick(request, game_id: int):
             "error": error,
             "is_candidate": request.user.is_authenticated and request.user.pk == pick.candidate_id,
         },
-        status=400 if error else 200,
+        status=409 if busy else 400 if error else 200,
     )
+    return _retry_later(response, busy)
 
 
 @login_required
@@ -571,7 +586,7 @@ def season_transfer_view(request, season_id: int):
         amount = int(request.POST.get("amount", "0") or 0)
         season_transfer(season=season, sender=request.user, receiver=receiver, what="garnets", amount=amount)
         messages.success(request, f"You gave {amount} garnets to {shown_name(receiver)}.")
-    except (RulesError, NotAllowed) as exc:
+    except (RulesError, StateChanged, NotAllowed) as exc:  # Busy included: the page says to try again
         messages.error(request, exc.message)
     except ValueError:
         messages.error(request, "Give a whole number of garnets.")

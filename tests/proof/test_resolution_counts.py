@@ -138,13 +138,14 @@ CACHED = {f"{name} cached": name for name, (_, _, cached) in PAGES.items() if ca
 COUNTED = [STEP, *PAGES, *CACHED]
 
 # The recorded bounds, per type: at most this many queries for the step (one resolution, or one move) and
-# for each page after it. Postgres makes one query more in a resolution than SQLite (its lock and statement
-# limits, services/locks.py); the bounds are Postgres's. A rendered page counts the viewer's own profile
-# (the header's name, the zone): the page cache's clearing before it drops the cached copy. A player's
-# rendered page also sums their unread pair chats (one query). A type without bounds fails with its counts.
+# for each page after it. Postgres makes one query more in a resolution or a move than SQLite (its lock and
+# statement limits, services/locks.py); the bounds are Postgres's. A rendered page counts the viewer's own
+# profile (the header's name, the zone): the page cache's clearing before it drops the cached copy. A
+# player's rendered page also sums their unread pair chats (one query). A type without bounds fails with its
+# counts.
 BOUNDS: dict[str, dict[str, int]] = {
     "arms_race": {
-        "step": 18,
+        "step": 19,
         "page player": 14,
         "page player cached": 3,
         "page host": 15,
@@ -177,7 +178,7 @@ BOUNDS: dict[str, dict[str, int]] = {
         "api spectator": 7,
     },
     "middle_marathon": {
-        "step": 18,
+        "step": 19,
         "page player": 15,
         "page player cached": 3,
         "page host": 16,
@@ -210,7 +211,7 @@ BOUNDS: dict[str, dict[str, int]] = {
         "api spectator": 5,
     },
     "tally_duel": {
-        "step": 18,
+        "step": 19,
         "page player": 14,
         "page player cached": 3,
         "page host": 14,

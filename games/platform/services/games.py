@@ -50,7 +50,7 @@ def game_create(
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_seat(*, game: Game, user, actor=None) -> Seat:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
@@ -67,7 +67,7 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
     return seat
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_start(*, game: Game, actor=None, now=None) -> Game:
     """Check the hidden data and the seats, let the game type set up, and open the first round or turn."""
     now = now or timezone.now()
@@ -184,7 +184,7 @@ def round_extend(*, game: Game, by: timedelta, actor=None) -> Round:
     return rnd
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_settings_update(*, game: Game, settings: dict, actor=None) -> Game:
     require_host(game, actor)
     game = Game.objects.select_for_update().get(pk=game.pk)
@@ -202,7 +202,7 @@ def game_settings_update(*, game: Game, settings: dict, actor=None) -> Game:
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def hidden_data_update(*, game: Game, data: dict, actor) -> list[str]:
     """A host seeds the hidden data before the start; returns what still blocks the start."""
     require_host(game, actor)

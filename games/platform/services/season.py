@@ -17,6 +17,7 @@ from ..zones import local_text, span_text
 from .audit import audit
 from .events import events_write
 from .ledger import ledger_post
+from .locks import one_game_at_a_time
 
 DEFAULTS = {
     "transfers_allowed": False,
@@ -62,7 +63,7 @@ def season_grant(*, season: Season, user, what: str, delta: int, reason: str, ac
     return entry
 
 
-@transaction.atomic
+@one_game_at_a_time
 def season_transfer(*, season: Season, sender, receiver, what: str, amount: int):
     """One player gives garnets (or ToLs) to another, where the season's settings allow it."""
     if not season_setting(season, "transfers_allowed"):
@@ -140,7 +141,7 @@ def pick_options(pick: DeathMatchPick) -> list:
     ]
 
 
-@transaction.atomic
+@one_game_at_a_time
 def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatchPick:
     """The Elimination Candidate's choice of opponent, before the deadline; changeable until then."""
     now = now or timezone.now()
@@ -164,7 +165,7 @@ def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatch
     return pick
 
 
-@transaction.atomic
+@one_game_at_a_time
 def pick_override(*, pick: DeathMatchPick, opponent, actor) -> DeathMatchPick:
     """A host sets the opponent (e.g. the deadline passed without a pick); logged."""
     pick = DeathMatchPick.objects.select_for_update().get(pk=pick.pk)
