@@ -6,6 +6,7 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
+import logging
 
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
@@ -19,7 +20,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseStopPolling
+from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
 from . import pagecache, registry, round_form, zones
 from .awaiting import awaiting
@@ -50,6 +51,8 @@ from .services.chat import chat_access, chat_messages, chat_post, chat_read, pai
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
 from .versions import game_row
 from .wording import Told, names_for, plain, seats_as_users
+
+log = logging.getLogger(__name__)
 
 
 def healthz(request):
@@ -289,16 +292,25 @@ def _say_here(viewer) -> None:
 
 def _here_in_place(request, game, viewer):
     """ "I'm here" pressed on a page with its script: answered with the live part as this viewer sees it now
-    (who is here, the clock once it starts), or with the refusal written beside the button."""
+    (who is here, the clock once it starts), or with the refusal written beside the button. If the live part
+    cannot be shown after "I'm here" was stored (the game's code raising), the page is reloaded with a line
+    saying it was: never a 500 for a change that was made (issue 28.3)."""
     error = None
     try:
         _say_here(viewer)
     except (StateChanged, NotAllowed) as exc:
         error = exc.message
-    game, viewer = _full_game(game.pk, viewer)
-    context = _page_context(game, observe(game, viewer), None, viewer, feed=True)
-    context["sitting_error"] = error
-    return HttpResponse(_render_cacheable(request, "platform/game.html#live", context, None))
+    try:
+        game, viewer = _full_game(game.pk, viewer)
+        context = _page_context(game, observe(game, viewer), None, viewer, feed=True)
+        context["sitting_error"] = error
+        return HttpResponse(_render_cacheable(request, "platform/game.html#live", context, None))
+    except Exception:
+        if error is not None:
+            raise  # nothing was stored: the error is the answer
+        log.exception("'I'm here' was stored for game %s, but its live part could not be shown", game.pk)
+        messages.success(request, "You are here. The clocks start when everyone is.")
+        return HttpResponseClientRefresh()
 
 
 def _host_action(request, game, viewer) -> str:
