@@ -300,6 +300,10 @@ GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", 
 # whose rows are held by a stuck transaction delays only the work on that game.
 GENIUS_LOCK_WAIT_SECONDS = float(os.environ.get("GENIUS_LOCK_WAIT_SECONDS", "3"))
 GENIUS_STATEMENT_SECONDS = float(os.environ.get("GENIUS_STATEMENT_SECONDS", "30"))
+# Whether a deadline has passed is decided by the database's clock, in every process (genius/clock.py): a
+# web or worker machine whose clock is off closes no round early and refuses no save sent on time. Off in
+# the tests only, whose time travel moves this process's clock and not the database's.
+GENIUS_DATABASE_CLOCK = env_flag("GENIUS_DATABASE_CLOCK", True)
 # Webhooks go out over https to the internet only (games/platform/destinations.py). Plain http is allowed
 # with DEBUG or this flag; a receiver on this machine's loopback only with the second (tests, a local try).
 GENIUS_WEBHOOKS_HTTP = env_flag("GENIUS_WEBHOOKS_HTTP")

@@ -98,7 +98,8 @@ class OwnRedis:
 class Stack:
     """gunicorn and a Celery worker with beat, on the tests' database and the suite's Redis.
 
-    `web_env` and `worker_env` add to each process's environment (a setting); without `worker`, gunicorn
+    `web_env` and `worker_env` add to each process's environment (a setting); `worker_clock_off` runs the
+    worker on a wall clock that many seconds off (tests/faults/clock_off.py); without `worker`, gunicorn
     alone."""
 
     redis: OwnRedis
@@ -108,6 +109,7 @@ class Stack:
     procs: list = field(default_factory=list)
     web_env: dict = field(default_factory=dict)
     worker_env: dict = field(default_factory=dict)
+    worker_clock_off: float = 0
     worker: bool = True
 
     @property
@@ -148,6 +150,11 @@ class Stack:
                 subprocess.Popen(
                     [
                         sys.executable,
+                        *(
+                            ["-m", "tests.faults.clock_off", str(self.worker_clock_off)]
+                            if self.worker_clock_off
+                            else []
+                        ),
                         "-m",
                         "celery",
                         "-A",

@@ -21,6 +21,8 @@ from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils import timezone
 
+from genius.clock import site_now
+
 from .. import registry
 from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
@@ -95,7 +97,7 @@ def console(game: Game, hidden_link: str = "") -> dict:
     """What the console shows of the game (its hosts' eyes only: the admin shows it to no one else).
     `hidden_link` is the page of the game's hidden data (a movement table, boards, a deal), if it has one."""
     kind = registry.get(game.game_type)
-    now = timezone.now()
+    now = site_now()
     with reading(game):
         seats = seats_with_players(game)
         rnd = current_round(game) if kind.flow == "rounds" else None
@@ -170,7 +172,7 @@ def console_unreadable(game: Game, exc: Exception) -> dict:
         "kind": kind,
         "rows": [],
         "round": rnd,
-        "round_words": _round_words(game, rnd, timezone.now()),
+        "round_words": _round_words(game, rnd, site_now()),
         "round_error": rnd.last_error if rnd is not None and rnd.attempts else "",
         "summary": "Seats",
         "buttons": _buttons(game, kind, rnd),

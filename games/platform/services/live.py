@@ -9,7 +9,7 @@ transaction holds longer than GENIUS_LOCK_WAIT_SECONDS makes the move give up, B
 
 from __future__ import annotations
 
-from django.utils import timezone
+from genius.clock import site_now
 
 from .. import registry
 from ..errors import StateChanged
@@ -44,7 +44,7 @@ def _move(*, seat: Seat, payload: dict, now=None) -> tuple[Game, TimedOut | None
         raise StateChanged("The hosts paused the game; moves wait for the resume.")
     if game.clocks_started_at is None:
         raise not_started_refusal(game)
-    now = now or timezone.now()  # taken with the game locked: the moment the move arrives
+    now = now or site_now()  # taken with the game locked: the moment the move arrives
     # A step drawn here is shown with the move (its outcome moves the version), or not at all: a refused move
     # rolls the draw back too, and the sweep draws it.
     ran_out = clock_settle(game=game, now=now, bump=False)
@@ -92,7 +92,7 @@ def _operation(
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.RUNNING:
         raise StateChanged("The game is not running.")
-    now = now or timezone.now()
+    now = now or site_now()
     turns = registry.get(game.game_type).flow == "turns"
     if turns and game.clocks_started_at is None:
         raise not_started_refusal(game)

@@ -9,7 +9,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import enqueue, pagecache, registry
 from ..errors import NotReady, NotResolved, RoundClosed, StateChanged
@@ -37,7 +38,7 @@ def submission_save(
     GENIUS_LOCK_WAIT_SECONDS (a stuck one) makes the save give up, Busy: "try again", with nothing lost of
     what the player typed, and the web worker free for other games.
     """
-    now = now or timezone.now()
+    now = now or site_now()
     rnd = (
         Round.objects.select_for_update(no_key=True).filter(game_id=seat.game_id, number=round_number).first()
     )
@@ -127,7 +128,7 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resoluti
             if game is None:
                 return Resolution.NOT_RUNNING  # the game was deleted
             rnd = Round.objects.select_for_update().get(pk=round_id)
-            now = timezone.now()  # after the locks: the time this resolution really runs
+            now = site_now()  # after the locks: the time this resolution really runs
             if rnd.status == Round.Status.FAILED:
                 return Resolution.FAILED
             if rnd.status != Round.Status.OPEN:

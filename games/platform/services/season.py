@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import registry
 from ..errors import NotAllowed, RoundClosed, StateChanged
@@ -144,7 +145,7 @@ def pick_options(pick: DeathMatchPick) -> list:
 @one_game_at_a_time
 def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatchPick:
     """The Elimination Candidate's choice of opponent, before the deadline; changeable until then."""
-    now = now or timezone.now()
+    now = now or site_now()
     pick = DeathMatchPick.objects.select_for_update().get(pk=pick.pk)
     if user.pk != pick.candidate_id:
         raise NotAllowed("Only the Elimination Candidate picks the opponent.")
@@ -171,7 +172,7 @@ def pick_override(*, pick: DeathMatchPick, opponent, actor) -> DeathMatchPick:
     pick = DeathMatchPick.objects.select_for_update().get(pk=pick.pk)
     if not is_season_host(pick.main_match.season, actor):
         raise NotAllowed("Only a host of this season may override the pick.")
-    pick.opponent, pick.picked_at, pick.status = opponent, timezone.now(), DeathMatchPick.Status.PICKED
+    pick.opponent, pick.picked_at, pick.status = opponent, site_now(), DeathMatchPick.Status.PICKED
     pick.save(update_fields=["opponent", "picked_at", "status"])
     audit(action="pick_override", actor=actor, game=pick.main_match, opponent=opponent.username)
     events_write(
