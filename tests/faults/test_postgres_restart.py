@@ -18,6 +18,7 @@ import psycopg
 import pytest
 import requests
 from django.conf import settings
+from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from tests.faults.stack import OwnPostgres, Stack, wait_until
@@ -29,6 +30,8 @@ TIMEOUT = 30
 
 @pytest.fixture
 def own_postgres():
+    if connection.vendor != "postgresql":
+        pytest.skip("The cluster holds a copy of the tests' PostgreSQL database.")
     if not OwnPostgres.available():
         pytest.skip("No PostgreSQL server in /usr/lib/postgresql (apt-get install postgresql).")
     cluster = OwnPostgres(workdir=Path(tempfile.mkdtemp(prefix="genius-pg-")))
