@@ -130,10 +130,11 @@ def test_a_pair_chat_message_to_a_held_game_is_busy_with_the_draft_kept(tally, a
 
 
 def test_a_game_found_held_is_only_glanced_at_for_a_moment_and_other_games_wait_for_nothing(
-    season, hank, tally, alice, bob
+    season, hank, tally, alice, bob, settings
 ):
     """One request waits the whole GENIUS_LOCK_WAIT_SECONDS for a held game; the next ones within its
     Retry-After answer at once, so a crowd of saves to a stuck round ties up no web worker for long."""
+    settings.GENIUS_LOCK_WAIT_SECONDS = 1  # far from a glance (0.1 s), however loaded the machine
     other = game_services.game_create(season=season, game_type="tally", name="Other", hosts=[hank])
     for user in (alice, bob):
         game_services.game_seat(game=other, user=user, actor=hank)
@@ -142,11 +143,11 @@ def test_a_game_found_held_is_only_glanced_at_for_a_moment_and_other_games_wait_
     with held(Round.objects.filter(game=tally, number=0)):
         started = time.monotonic()
         assert_busy(api(alice).post(reverse("api-submission", args=[tally.id]), body, format="json"))
-        assert time.monotonic() - started >= 0.5  # the first waited the whole wait
+        assert time.monotonic() - started >= 1  # the first waited the whole wait
         for user in (alice, bob):
             started = time.monotonic()
             assert_busy(api(user).post(reverse("api-submission", args=[tally.id]), body, format="json"))
-            assert time.monotonic() - started < 0.4  # the next ones only glanced
+            assert time.monotonic() - started < 0.7  # the next ones only glanced
         assert (
             api(alice).post(reverse("api-submission", args=[other.id]), body, format="json").status_code
             == 201
