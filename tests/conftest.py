@@ -32,6 +32,22 @@ def _page_cache(settings):
 
 
 @pytest.fixture(autouse=True)
+def _process_clock(settings):
+    # time-machine moves this process's clock, not the database's: with the database's clock on, a test's
+    # travel would be undone (genius/clock.py). tests/platform/test_one_clock.py turns it on.
+    settings.GENIUS_DATABASE_CLOCK = False
+
+
+@pytest.fixture(autouse=True)
+def _no_game_found_held():
+    # A game a request found held is only glanced at for a moment after (services/locks.py); ids repeat
+    # between tests, and one test's held game must not be another's.
+    from games.platform.services.locks import held_until
+
+    held_until.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_passwords(settings):
     # The real hasher is slow on purpose; tests make many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

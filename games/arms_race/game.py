@@ -5,11 +5,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from django.utils import timezone
-
 from games.platform.kit import Ledger, RulesError
 from games.platform.models import TurnClock
 from games.platform.registry import MAIN_MATCH, GameType, Outcome, Pending
+from genius.clock import site_now
 
 from . import rules
 from .describe import describe
@@ -112,7 +111,7 @@ class ArmsRace(GameType):
         clock = TurnClock.objects.filter(game=game, turn_key=key, deadline__isnull=False).first()
         if clock is None:
             return seconds
-        return max((clock.deadline - timezone.now()).total_seconds(), 0.0)
+        return max((clock.deadline - site_now()).total_seconds(), 0.0)
 
     def describe_submission(self, game, payload) -> str:
         return describe(game, payload)

@@ -4,13 +4,13 @@ action, pay a garnet to see last round (players), and judge a heat indicator gue
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils import timezone
 
 from games.platform.errors import NotAllowed, StateChanged
 from games.platform.kit import Ledger, RulesError
 from games.platform.models import Game, Round
 from games.platform.registry import Outcome
 from games.platform.services.rounds import round_resolve, round_retry
+from genius.clock import site_now
 
 from .models import HeatVerdict
 from .names import with_names
@@ -37,7 +37,7 @@ def _open_round(game: Game, state) -> Round:
     rnd = game.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
     if rnd is None or rnd.number != state.round or state.phase.value != "playing":
         raise StateChanged("No round is open for turning cards over.")
-    if rnd.closes_at <= timezone.now():
+    if rnd.closes_at <= site_now():
         raise StateChanged(f"Round {rnd.number} has closed; wait for the next round.")
     return rnd
 
@@ -126,7 +126,7 @@ def _resolve_if_waiting(game: Game, rnd: Round, host) -> None:
             round_resolve(round_id=round_id)
 
         transaction.on_commit(retry_then_resolve)
-    elif rnd.closes_at <= timezone.now():
+    elif rnd.closes_at <= site_now():
         transaction.on_commit(lambda: round_resolve(round_id=round_id))
     elif rnd.last_error:
         transaction.on_commit(lambda: round_resolve(round_id=round_id, early=True, actor=host))

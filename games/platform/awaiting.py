@@ -17,7 +17,8 @@ from datetime import UTC, datetime, timedelta
 from django.db.models import Exists, OuterRef, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from . import registry
 from .models import ChatRead, DeathMatchPick, Game, Round, Seat, Submission, TurnClock
@@ -136,7 +137,7 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
     """Everything the user's running games and picks await from them, the soonest deadline first."""
     if not getattr(user, "is_authenticated", False):
         return []
-    now = now or timezone.now()
+    now = now or site_now()
     # A round resolved since the player last opened the game's page has results they have not read.
     results = Round.objects.filter(
         game=OuterRef("game"),

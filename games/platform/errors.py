@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
+from django.conf import settings
+
 from .kit import RulesError
 from .zones import local_text
 
@@ -40,10 +44,16 @@ class StateChanged(Exception):
 
 
 class Busy(StateChanged):
-    """Another change to the same game held its rows longer than a request may wait (HTTP 409)."""
+    """Another change to the same game held its rows longer than a request may wait (HTTP 409, with
+    Retry-After): nothing was kept, and the same request may be sent again."""
 
     def __init__(self, message: str = "Another change to this game is under way; try again in a moment."):
         super().__init__(message)
+
+    @property
+    def retry_after(self) -> int:
+        """Seconds to wait before sending it again: as long as the request waited for the rows."""
+        return max(1, math.ceil(settings.GENIUS_LOCK_WAIT_SECONDS))
 
 
 class NotResolved(StateChanged):

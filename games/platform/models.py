@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from genius.clock import site_now
+
 from . import destinations
 
 
@@ -217,7 +219,7 @@ class Round(models.Model):
     def time_left(self, now=None) -> timedelta:
         if self.remaining_when_paused is not None:
             return self.remaining_when_paused
-        return max(self.closes_at - (now or timezone.now()), timedelta(0))
+        return max(self.closes_at - (now or site_now()), timedelta(0))
 
 
 class TurnClock(models.Model):

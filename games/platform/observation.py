@@ -11,7 +11,8 @@ from datetime import timedelta
 
 from django.db.models import Exists, OuterRef, Q
 from django.http import Http404
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from . import registry, setting
 from .models import DeathMatchPick, Event, Game, LedgerEntry, Round, Seat, Submission, TurnClock
@@ -261,7 +262,7 @@ def observe(game: Game, viewer: Viewer, *, after_event: int = 0) -> dict:
 
 
 def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
-    now = timezone.now()
+    now = site_now()
     kind = registry.get(game.game_type)
     seats = seats_with_players(game)
     rnd = current_round(game)

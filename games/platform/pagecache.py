@@ -35,8 +35,9 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.middleware.csrf import get_token
-from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+
+from genius.clock import site_now
 
 from .models import Game
 from .registry import Viewer
@@ -186,7 +187,7 @@ def keep(slot: Slot | None, body: str, until: datetime | str | None = None) -> N
     ends = None
     if until is not None:
         ends = as_instant(until).timestamp()
-        left = ends - timezone.now().timestamp()
+        left = ends - site_now().timestamp()
         if left <= 0:
             return
         timeout = max(1, min(timeout, math.ceil(left)))  # Redis drops it then too: no dead body kept
@@ -196,7 +197,7 @@ def keep(slot: Slot | None, body: str, until: datetime | str | None = None) -> N
 def _current(kept) -> bool:
     """A kept body that is still true: its deadline (if any) has not passed."""
     ends = kept[2] if len(kept) > 2 else None
-    return ends is None or timezone.now().timestamp() < ends
+    return ends is None or site_now().timestamp() < ends
 
 
 def fill(body: str, request) -> SafeString:

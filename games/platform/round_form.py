@@ -19,7 +19,7 @@ from django.contrib import messages
 from django.utils.text import capfirst
 
 from . import registry
-from .errors import RoundClosed, StateChanged
+from .errors import Busy, RoundClosed, StateChanged
 from .kit import RulesError
 from .models import Game, Round, Submission
 from .observation import current_round, observe, reading
@@ -41,11 +41,13 @@ def form_for(game, viewer, obs, data=None):
 @dataclass
 class Refused:
     """A save shown again: `form` bound with its errors, or, for a save after its round closed, `late`.
-    `conflict`: the game moved on under the save (HTTP 409), rather than the input being wrong (400)."""
+    `conflict`: the game moved on under the save (HTTP 409), rather than the input being wrong (400).
+    `retry_after`: seconds after which the same request may be sent again (the game was busy), if so."""
 
     form: object = None
     late: dict | None = None
     conflict: bool = False
+    retry_after: int | None = None
 
 
 def save(request, game, viewer) -> Refused | None:
@@ -74,11 +76,17 @@ def save(request, game, viewer) -> Refused | None:
         form.add_error(exc.field if exc.field in form.fields else None, exc.message)
         return Refused(form=form)
     except (RoundClosed, StateChanged) as exc:
+        # Busy included: what the player typed comes back in the form, to send again in a moment.
         form.add_error(None, exc.message)
-        return Refused(form=form, conflict=True)
+        return Refused(form=form, conflict=True, retry_after=retry_after(exc))
     final = " as final" if "save_final" in request.POST else ""
     messages.success(request, f"Saved{final}. You can change it until Round {open_number} closes.")
     return None
+
+
+def retry_after(exc: Exception) -> int | None:
+    """The Retry-After of a refusal that may simply be sent again (Busy), else None."""
+    return exc.retry_after if isinstance(exc, Busy) else None
 
 
 def _posted_round(request) -> int | None:

@@ -6,16 +6,19 @@ outbox.py), which it deletes once its work is done; a failed run is retried by t
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 from celery import shared_task
 from django.conf import settings
+from django.db import DatabaseError
 
 from . import heartbeats, outbox
 from .errors import Busy
 from .models import ChatRead, Event, Game, Round, Webhook
 from .people import shown_name
 from .services import deliveries, notify
+from .services.blips import database_away
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sitting import start_time_came
@@ -99,21 +102,31 @@ def resolve_round(round_id: int, early: bool = False) -> str:
 
 @shared_task(name="games.platform.tasks.expire_clock")
 def expire_clock(game_id: int, generation: int) -> bool:
-    try:
+    with until_the_next_sweep(f"The clock of game {game_id}"):
         return clock_expire(game_id=game_id, generation=generation)
-    except Busy:  # another transaction holds the game: the next sweep finds the clock again
-        log.warning("The clock of game %s waited too long for its locks; the next sweep retries", game_id)
-        return False
+    return False
 
 
 @shared_task(name="games.platform.tasks.start_clocks")
 def start_clocks(game_id: int) -> bool:
     """A live match's start time came: its clocks start; whoever is absent loses or waits for the hosts."""
-    try:
+    with until_the_next_sweep(f"The start of game {game_id}"):
         return start_time_came(game_id=game_id)
-    except Busy:  # another transaction holds the game: the next sweep finds the start time again
-        log.warning("The start of game %s waited too long for its locks; the next sweep retries", game_id)
-        return False
+    return False
+
+
+@contextlib.contextmanager
+def until_the_next_sweep(what: str):
+    """Another transaction held the game's rows, or the database did not answer: nothing was kept, and the
+    next sweep finds the same work due again, so the task ends quietly (a warning, no traceback)."""
+    try:
+        yield
+    except Busy:
+        log.warning("%s waited too long for its locks; the next sweep retries", what)
+    except DatabaseError as exc:
+        if not database_away(exc):
+            raise
+        log.warning("%s: the database did not answer (%s); the next sweep retries", what, exc)
 
 
 @owed("notify_round_resolved", notify_retry)

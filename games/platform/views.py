@@ -6,6 +6,7 @@ Every page takes game data from the observation. A POST is told apart by its but
 from __future__ import annotations
 
 import json
+import logging
 
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
@@ -19,12 +20,12 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods
-from django_htmx.http import HttpResponseStopPolling
+from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
 from . import pagecache, registry, round_form, zones
 from .awaiting import awaiting
 from .demo import demo_logins
-from .errors import NotAllowed, RoundClosed, StateChanged
+from .errors import Busy, NotAllowed, RoundClosed, StateChanged
 from .kit import RulesError
 from .models import (
     DeathMatchPick,
@@ -50,6 +51,8 @@ from .services.chat import chat_access, chat_messages, chat_post, chat_read, pai
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
 from .versions import game_row
 from .wording import Told, names_for, plain, seats_as_users
+
+log = logging.getLogger(__name__)
 
 
 def healthz(request):
@@ -117,7 +120,15 @@ def game_page(request, game_id: int):
     # A form with errors is this request's own: it is never cached.
     body = _render_cacheable(request, "platform/game.html#body", context, None)
     status = 200 if refused is None else 409 if refused.conflict else 400
-    return render(request, "platform/game_page.html", {"title": game.name, "body": body}, status=status)
+    response = render(request, "platform/game_page.html", {"title": game.name, "body": body}, status=status)
+    return _retry_later(response, refused.retry_after if refused else None)
+
+
+def _retry_later(response, seconds: int | None):
+    """A refusal because the game was busy says when the same request may be sent again."""
+    if seconds is not None:
+        response["Retry-After"] = str(seconds)
+    return response
 
 
 def _game_page_read(request, game_id: int):
@@ -234,7 +245,9 @@ def _told_text(game, told: list[str]) -> str:
 
 def _handle_post(request, game, viewer):
     """Do what the pressed button asks; return what to show again (round_form.Refused), or None when done
-    (a message then says what happened, the player's own inbox lines for an operation)."""
+    (a message then says what happened, the player's own inbox lines for an operation). A game too busy to
+    take a move, an operation or a host's button is answered at once (409, Retry-After), not redirected: the
+    page says to press it again in a moment."""
     try:
         if "save" in request.POST or "save_final" in request.POST:
             return round_form.save(request, game, viewer)
@@ -259,6 +272,9 @@ def _handle_post(request, game, viewer):
             messages.success(request, _told_text(game, told) or "Done.")
         else:
             messages.error(request, "Nothing was asked of the page.")
+    except Busy as exc:
+        messages.error(request, exc.message)
+        return round_form.Refused(conflict=True, retry_after=exc.retry_after)
     except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
         messages.error(request, exc.message)
     except (ValueError, TypeError, RecursionError):
@@ -276,16 +292,25 @@ def _say_here(viewer) -> None:
 
 def _here_in_place(request, game, viewer):
     """ "I'm here" pressed on a page with its script: answered with the live part as this viewer sees it now
-    (who is here, the clock once it starts), or with the refusal written beside the button."""
+    (who is here, the clock once it starts), or with the refusal written beside the button. If the live part
+    cannot be shown after "I'm here" was stored (the game's code raising), the page is reloaded with a line
+    saying it was: never a 500 for a change that was made (issue 28.3)."""
     error = None
     try:
         _say_here(viewer)
     except (StateChanged, NotAllowed) as exc:
         error = exc.message
-    game, viewer = _full_game(game.pk, viewer)
-    context = _page_context(game, observe(game, viewer), None, viewer, feed=True)
-    context["sitting_error"] = error
-    return HttpResponse(_render_cacheable(request, "platform/game.html#live", context, None))
+    try:
+        game, viewer = _full_game(game.pk, viewer)
+        context = _page_context(game, observe(game, viewer), None, viewer, feed=True)
+        context["sitting_error"] = error
+        return HttpResponse(_render_cacheable(request, "platform/game.html#live", context, None))
+    except Exception:
+        if error is not None:
+            raise  # nothing was stored: the error is the answer
+        log.exception("'I'm here' was stored for game %s, but its live part could not be shown", game.pk)
+        messages.success(request, "You are here. The clocks start when everyone is.")
+        return HttpResponseClientRefresh()
 
 
 def _host_action(request, game, viewer) -> str:
@@ -479,7 +504,7 @@ def chat_page(request, game_id: int, a: int, b: int):
     game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
     viewer = viewer_or_404(game, request.user)
     seat_a, seat_b = chat_access(game, viewer, a, b)
-    error, draft = None, ""
+    error, draft, busy = None, "", None
     if request.method == "POST":
         try:
             me = require_player(viewer)
@@ -488,7 +513,7 @@ def chat_page(request, game_id: int, a: int, b: int):
             if not request.htmx:
                 return redirect("chat", game_id=game.id, a=a, b=b)
         except (RulesError, StateChanged, NotAllowed) as exc:
-            error, draft = exc.message, request.POST.get("text", "")
+            error, draft, busy = exc.message, request.POST.get("text", ""), round_form.retry_after(exc)
     messages_ = list(chat_messages(game=game, seat_a=seat_a, seat_b=seat_b))
     chat_read(viewer, seat_a, seat_b)
     game.refresh_from_db(fields=["chats_muted", "version"])
@@ -506,7 +531,8 @@ def chat_page(request, game_id: int, a: int, b: int):
     }
     if request.htmx and request.htmx.target == "chat-messages":
         return render(request, "platform/chat.html#messages", context)
-    return render(request, "platform/chat.html", context, status=400 if error else 200)
+    status = 409 if busy else 400 if error else 200
+    return _retry_later(render(request, "platform/chat.html", context, status=status), busy)
 
 
 @login_required
@@ -532,7 +558,7 @@ def death_match_pick(request, game_id: int):
     pick = get_object_or_404(
         DeathMatchPick.objects.select_related("candidate__profile", "opponent__profile"), main_match=game
     )
-    error = None
+    error, busy = None, None
     options = pick_options(pick)
     if request.method == "POST":
         chosen = next((u for u in options if str(u.pk) == request.POST.get("opponent")), None)
@@ -543,8 +569,8 @@ def death_match_pick(request, game_id: int):
             messages.success(request, f"You picked {shown_name(chosen)}.")
             return redirect("death-match-pick", game_id=game.id)
         except (RulesError, RoundClosed, StateChanged, NotAllowed) as exc:
-            error = exc.message
-    return render(
+            error, busy = exc.message, round_form.retry_after(exc)
+    response = render(
         request,
         "platform/pick.html",
         {
@@ -554,8 +580,9 @@ def death_match_pick(request, game_id: int):
             "error": error,
             "is_candidate": request.user.is_authenticated and request.user.pk == pick.candidate_id,
         },
-        status=400 if error else 200,
+        status=409 if busy else 400 if error else 200,
     )
+    return _retry_later(response, busy)
 
 
 @login_required
@@ -571,7 +598,7 @@ def season_transfer_view(request, season_id: int):
         amount = int(request.POST.get("amount", "0") or 0)
         season_transfer(season=season, sender=request.user, receiver=receiver, what="garnets", amount=amount)
         messages.success(request, f"You gave {amount} garnets to {shown_name(receiver)}.")
-    except (RulesError, NotAllowed) as exc:
+    except (RulesError, StateChanged, NotAllowed) as exc:  # Busy included: the page says to try again
         messages.error(request, exc.message)
     except ValueError:
         messages.error(request, "Give a whole number of garnets.")

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -98,7 +99,9 @@ class Stack:
     """gunicorn and a Celery worker with beat, on the tests' database and the suite's Redis.
 
     The web runs tests/faults/wsgi.py (the site, and a crash it can inject on demand); `env` adds to or
-    overrides the processes' environment; the worker's pool is `pool` with `concurrency` processes.
+    overrides both processes' environment, `web_env` and `worker_env` each one's (a setting); the worker's
+    pool is `pool` with `concurrency` processes; `worker_clock_off` runs the worker on a wall clock that many
+    seconds off (tests/faults/clock_off.py); without `with_worker`, gunicorn alone.
     """
 
     redis: OwnRedis
@@ -109,6 +112,10 @@ class Stack:
     extra_env: dict = field(default_factory=dict)
     pool: str = "solo"
     concurrency: int = 1
+    web_env: dict = field(default_factory=dict)
+    worker_env: dict = field(default_factory=dict)
+    worker_clock_off: float = 0
+    with_worker: bool = True
 
     @property
     def url(self) -> str:
@@ -173,36 +180,44 @@ class Stack:
             subprocess.Popen(
                 [sys.executable, "-m", "gunicorn", "tests.faults.wsgi", "-b", f"127.0.0.1:{self.port}"],
                 cwd=ROOT,
-                env=self.env(),
+                env={**self.env(), **self.web_env},
                 stdout=web_log,
                 stderr=subprocess.STDOUT,
             ),
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "genius",
-                    "worker",
-                    "-B",
-                    "-Q",
-                    "celery,deadlines",
-                    "--pool",
-                    self.pool,
-                    "--concurrency",
-                    str(self.concurrency),
-                    "--loglevel",
-                    "INFO",
-                    "-s",
-                    str(self.logdir / "beat-schedule"),
-                ],
-                cwd=ROOT,
-                env=self.env(),
-                stdout=worker_log,
-                stderr=subprocess.STDOUT,
-            ),
         ]
+        if self.with_worker:
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        *(
+                            ["-m", "tests.faults.clock_off", str(self.worker_clock_off)]
+                            if self.worker_clock_off
+                            else []
+                        ),
+                        "-m",
+                        "celery",
+                        "-A",
+                        "genius",
+                        "worker",
+                        "-B",
+                        "-Q",
+                        "celery,deadlines",
+                        "--pool",
+                        self.pool,
+                        "--concurrency",
+                        str(self.concurrency),
+                        "--loglevel",
+                        "INFO",
+                        "-s",
+                        str(self.logdir / "beat-schedule"),
+                    ],
+                    cwd=ROOT,
+                    env={**self.env(), **self.worker_env},
+                    stdout=worker_log,
+                    stderr=subprocess.STDOUT,
+                ),
+            )
         wait_until(lambda: requests.get(f"{self.url}/livez/", timeout=2).ok, "gunicorn answering")
 
     def stop(self) -> None:
@@ -265,3 +280,96 @@ class Web:
         """A deploy or a crash: every worker process of it starts afresh, having read nothing."""
         self.stop()
         self.start()
+
+
+@dataclass
+class OwnPostgres:
+    """A PostgreSQL cluster of the suite's own, which it may restart: initdb into a directory of its own, on
+    a port of its own, with the server of /usr/lib/postgresql/*/bin/ (as the `postgres` user when the tests
+    run as root, which initdb refuses). Never the machine's shared one."""
+
+    workdir: Path
+    port: int = field(default_factory=free_port)
+
+    @staticmethod
+    def available() -> bool:
+        return bool(_postgres_bin("initdb"))
+
+    @property
+    def data(self) -> Path:
+        return self.workdir / "data"
+
+    def url(self, name: str = "genius") -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
+
+    def _as_postgres(self, *args: str, **kwargs) -> subprocess.CompletedProcess:
+        command = [*args]
+        if os.geteuid() == 0:
+            command = ["runuser", "-u", "postgres", "--", *command]
+        done = subprocess.run(command, capture_output=True, text=True, **kwargs)
+        if done.returncode:
+            raise AssertionError(f"{' '.join(command)} failed:\n{done.stdout}{done.stderr}")
+        return done
+
+    def start(self) -> None:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            shutil.chown(self.workdir, "postgres", "postgres")
+        initdb = _postgres_bin("initdb")
+        self._as_postgres(initdb, "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self._ctl("start")
+
+    def _ctl(self, what: str) -> None:
+        options = (
+            f"-p {self.port} -k {self.workdir} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c full_page_writes=off -c synchronous_commit=off"
+        )
+        self._as_postgres(
+            _postgres_bin("pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            options,
+            "-l",
+            str(self.workdir / "log"),
+            "-m",
+            "fast",
+            "-w",
+            "-t",
+            "60",
+            what,
+        )
+
+    def restart(self) -> None:
+        """Stopped (fast: every connection cut) and started again, as an upgrade or a crash recovery does."""
+        self._ctl("restart")
+
+    def stop(self) -> None:
+        self._ctl("stop")
+
+    def answers(self) -> bool:
+        import psycopg
+
+        with psycopg.connect(self.url(), connect_timeout=1) as conn:
+            return conn.execute("SELECT 1").fetchone() == (1,)
+
+    def copy_database(self, source_url: str, name: str = "genius") -> None:
+        """A database here with the schema and rows of `source_url`'s (the tests' database, as it is now)."""
+        self._as_postgres(_postgres_bin("createdb"), "-h", "127.0.0.1", "-p", str(self.port), name)
+        dump = subprocess.run(
+            [_postgres_bin("pg_dump"), "--no-owner", "--no-privileges", source_url],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(
+            [_postgres_bin("psql"), "-q", "-v", "ON_ERROR_STOP=1", self.url(name)],
+            input=dump,
+            check=True,
+            capture_output=True,
+        )
+
+
+def _postgres_bin(name: str) -> str:
+    """The newest PostgreSQL server's `name` program, or "" when no server is installed."""
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), key=lambda p: int(p.parts[-3]))
+    return str(found[-1]) if found else ""

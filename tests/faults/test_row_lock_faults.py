@@ -3,11 +3,15 @@
 One game's round row, and another game's game row, are held by an open transaction (a stuck request, an
 admin edit left open) while rounds of other games fall due: those resolve while the rows are still held, no
 later than a sweep and one lock wait after their deadline, and the stuck games' pages say "closed, results
-coming". Once the rows are free, the stuck rounds resolve too, each once.
+coming". Once the rows are free, the stuck rounds resolve too, each once. Saves sent to the held round are
+answered "busy, try again" within a lock wait, and another game's requests are not held up (issue 28.3).
 """
 
 from __future__ import annotations
 
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -15,8 +19,9 @@ import requests
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from rest_framework.authtoken.models import Token
 
-from games.platform.models import Event, Game, Round
+from games.platform.models import Event, Game, Round, Submission
 from games.platform.services import games as game_services
 from tests.faults.stack import wait_until
 
@@ -87,3 +92,49 @@ def test_rows_held_by_an_open_transaction_delay_only_their_own_games(stack, seas
         page = requests.get(f"{stack.url}/games/{game.id}/", timeout=TIMEOUT).text
         assert "Round 0 total" in page and "results coming" not in page.split("data-once-closed")[0]
     assert "Traceback" not in stack.log("worker")
+
+
+def test_saves_to_a_held_round_answer_busy_and_leave_the_web_to_other_games(stack, season, hank, alice, bob):
+    """Issue 28.3: one round row held 30 s made six saves wait 29 s, and another game's API request 27 s, for
+    every gunicorn worker was waiting. Now a save waits GENIUS_LOCK_WAIT_SECONDS at most and answers 409 with
+    Retry-After; a worker that found the game held answers the next saves to it at once; the other game's
+    request is answered within one lock wait."""
+    held_game, other = tally(season, hank, [alice, bob], "Held"), tally(season, hank, [alice, bob], "Other")
+    tokens = {u.username: Token.objects.create(user=u).key for u in (alice, bob)}
+
+    def save(game, who, number):
+        started = time.monotonic()
+        answer = requests.post(
+            f"{stack.url}/api/games/{game.id}/submission/",
+            json={"round": 0, "payload": {"number": number}},
+            headers={"Authorization": f"Token {tokens[who]}"},
+            timeout=TIMEOUT,
+        )
+        return answer, time.monotonic() - started
+
+    wait = settings.GENIUS_LOCK_WAIT_SECONDS
+    with transaction.atomic():  # the test's own connection holds the round row, as a stuck request would
+        Round.objects.select_for_update().get(pk=round_zero(held_game).pk)
+        with ThreadPoolExecutor(max_workers=7) as pool:
+            saves = [pool.submit(save, held_game, ("alice", "bob")[n % 2], n) for n in range(6)]
+            time.sleep(0.2)  # the saves are in, and wait for the row
+            started = time.monotonic()
+            read = requests.get(
+                f"{stack.url}/api/games/{other.id}/",
+                headers={"Authorization": f"Token {tokens['alice']}"},
+                timeout=TIMEOUT,
+            )
+            other_waited = time.monotonic() - started
+            other_save, _ = save(other, "alice", 5)
+            answers = [future.result() for future in saves]
+    assert read.status_code == 200 and other_save.status_code == 201, (read.text, other_save.text)
+    assert other_waited <= wait + SLACK_SECONDS, other_waited
+    for answer, took in answers:
+        assert answer.status_code == 409, answer.text
+        assert answer.headers["Retry-After"] == str(math.ceil(wait))
+        assert "try again" in answer.json()["detail"]
+        assert took <= 2 * wait + SLACK_SECONDS, took
+    assert not Submission.objects.filter(round__game=held_game).exists()
+    # The row free, the same save is stored.
+    assert save(held_game, "alice", 3)[0].status_code == 201
+    assert "Traceback" not in stack.log("web")

@@ -138,15 +138,15 @@ CACHED = {f"{name} cached": name for name, (_, _, cached) in PAGES.items() if ca
 COUNTED = [STEP, *PAGES, *CACHED]
 
 # The recorded bounds, per type: at most this many queries for the step (one resolution, or one move) and
-# for each page after it. Postgres makes one query more in a resolution than SQLite (its lock and statement
-# limits, services/locks.py); the bounds are Postgres's. A rendered page counts the viewer's own profile
-# (the header's name, the zone): the page cache's clearing before it drops the cached copy. A player's
-# rendered page also sums their unread pair chats (one query). A step that owes an email or a webhook post
-# writes its outbox row in its own transaction (one INSERT, games/platform/outbox.py): every step but the
+# for each page after it. Postgres makes one query more in a resolution or a move than SQLite (its lock and
+# statement limits, services/locks.py); the bounds are Postgres's. A rendered page counts the viewer's own
+# profile (the header's name, the zone): the page cache's clearing before it drops the cached copy. A
+# player's rendered page also sums their unread pair chats (one query). A step that owes an email or a webhook
+# post writes its outbox row in its own transaction (one INSERT, games/platform/outbox.py): every step but the
 # Middle Marathon's. A type without bounds fails with its counts.
 BOUNDS: dict[str, dict[str, int]] = {
     "arms_race": {
-        "step": 19,
+        "step": 20,
         "page player": 14,
         "page player cached": 3,
         "page host": 15,
@@ -179,7 +179,7 @@ BOUNDS: dict[str, dict[str, int]] = {
         "api spectator": 7,
     },
     "middle_marathon": {
-        "step": 18,
+        "step": 19,
         "page player": 15,
         "page player cached": 3,
         "page host": 16,
@@ -212,7 +212,7 @@ BOUNDS: dict[str, dict[str, int]] = {
         "api spectator": 5,
     },
     "tally_duel": {
-        "step": 19,
+        "step": 20,
         "page player": 14,
         "page player cached": 3,
         "page host": 14,

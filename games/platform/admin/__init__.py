@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django import forms
@@ -41,6 +42,8 @@ from ..services.ledger import hidden_moves, secret_from
 from ..wording import names_for, plain
 from . import accounts, settings_form  # noqa: F401  (accounts: the user forms)
 from .console import HostConsole
+
+log = logging.getLogger(__name__)
 
 
 class HostScoped:
@@ -115,11 +118,18 @@ class HiddenDataAdmin(HostScoped):
 
 
 def run_service(request, label, fn):
+    """One game of an action on the selected games. Each service is a transaction of its own: one that
+    fails keeps nothing of its game, and those before it stay done, so the answer names each game's outcome
+    instead of a 500 for the whole selection (issue 28.3)."""
     try:
         fn()
         messages.success(request, f"{label}: done.")
     except (RulesError, StateChanged, NotAllowed, RoundClosed) as exc:
         messages.error(request, f"{label}: {exc.message}")
+    except Exception as exc:
+        log.exception("%s failed", label)
+        failed = f"failed ({type(exc).__name__}); nothing of it was kept. The traceback is in the log."
+        messages.error(request, f"{label}: {failed}")
 
 
 def seat_by_name(request, game, names: list[str]) -> None:

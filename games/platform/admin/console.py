@@ -3,10 +3,16 @@ words, the verdicts it waits for, and one button per host action, each answering
 
 Only a host of the game reaches any of it: every view finds the game through the admin's own queryset (the
 games this user hosts), so another game's host, or a season host who does not host this game, gets a 404.
+
+A button's service commits, and then its words are read back (which round opened, what the game says now):
+if reading them fails (the game's own code raising, the database gone since the commit), the press is still
+answered as what it did (`told`), never a 500 for a change that was made; and a console the game's code
+cannot describe still shows its buttons (`console_unreadable`), Retry and Pause first of all (issue 28.3).
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -14,6 +20,8 @@ from django.contrib import messages
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import registry
 from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
@@ -29,6 +37,8 @@ from ..services.events import announcement_post
 from ..services.live import operation_run
 from ..services.reminders import reminder_send_now
 from ..services.rounds import Resolution, latest_submissions
+
+log = logging.getLogger(__name__)
 
 ANNOUNCE_CATEGORIES = [c for c in Event.Category.choices if c[0] != Event.Category.RESULT]
 
@@ -87,7 +97,7 @@ def console(game: Game, hidden_link: str = "") -> dict:
     """What the console shows of the game (its hosts' eyes only: the admin shows it to no one else).
     `hidden_link` is the page of the game's hidden data (a movement table, boards, a deal), if it has one."""
     kind = registry.get(game.game_type)
-    now = timezone.now()
+    now = site_now()
     with reading(game):
         seats = seats_with_players(game)
         rnd = current_round(game) if kind.flow == "rounds" else None
@@ -153,6 +163,27 @@ def console(game: Game, hidden_link: str = "") -> dict:
     }
 
 
+def console_unreadable(game: Game, exc: Exception) -> dict:
+    """The console when describing the game failed: its round's line and its buttons, which need none of
+    the game's own code, and a line saying what failed."""
+    kind = registry.get(game.game_type)
+    rnd = current_round(game) if kind.flow == "rounds" else None
+    return {
+        "kind": kind,
+        "rows": [],
+        "round": rnd,
+        "round_words": _round_words(game, rnd, site_now()),
+        "round_error": rnd.last_error if rnd is not None and rnd.attempts else "",
+        "summary": "Seats",
+        "buttons": _buttons(game, kind, rnd),
+        "categories": ANNOUNCE_CATEGORIES,
+        "unreadable": (
+            f"The console could not read this game just now ({type(exc).__name__}: {exc}); the traceback is "
+            "in the log. Its buttons still work."
+        ),
+    }
+
+
 def _buttons(game: Game, kind, rnd: Round | None) -> list[tuple[str, str]]:
     """The host actions that make sense now, as (action, words); each answers what it did, whatever it is."""
     if game.status in (Game.Status.DRAFT, Game.Status.SEEDING):
@@ -174,28 +205,51 @@ def _open_round(game: Game) -> Round | None:
     return game.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
 
 
+def told(done: str, words) -> str:
+    """What a button that took effect answers: `words()`, what came of it read back, or, if reading it
+    back fails, `done`: it was done all the same (the traceback goes to the log)."""
+    try:
+        return words()
+    except Exception:
+        log.exception("A host's action was stored, but what came of it could not be read back (%s)", done)
+        return f"{done} What came of it could not be read back just now: reload this page to see it."
+
+
 def start(request, game: Game) -> str:
     game = game_services.game_start(game=game, actor=request.user)
-    rnd = _open_round(game)
-    if rnd is not None:
-        return f"Started: Round {rnd.number} is open until {when(rnd.closes_at)}."
-    return f"Started: {game.name} is running."
+
+    def words():
+        rnd = _open_round(game)
+        if rnd is not None:
+            return f"Started: Round {rnd.number} is open until {when(rnd.closes_at)}."
+        return f"Started: {game.name} is running."
+
+    return told("Started.", words)
 
 
 def pause(request, game: Game) -> str:
     game_services.game_pause(game=game, actor=request.user)
-    rnd = _open_round(game)
-    if rnd is not None and rnd.remaining_when_paused is not None:
-        return f"Paused: every clock is stopped; Round {rnd.number} keeps {span(rnd.remaining_when_paused)}."
-    return "Paused: every clock is stopped."
+
+    def words():
+        rnd = _open_round(game)
+        if rnd is not None and rnd.remaining_when_paused is not None:
+            keeps = span(rnd.remaining_when_paused)
+            return f"Paused: every clock is stopped; Round {rnd.number} keeps {keeps}."
+        return "Paused: every clock is stopped."
+
+    return told("Paused: every clock is stopped.", words)
 
 
 def resume(request, game: Game) -> str:
     game_services.game_resume(game=game, actor=request.user)
-    rnd = _open_round(game)
-    if rnd is not None:
-        return f"Resumed: Round {rnd.number} closes {when(rnd.closes_at)}."
-    return "Resumed."
+
+    def words():
+        rnd = _open_round(game)
+        if rnd is not None:
+            return f"Resumed: Round {rnd.number} closes {when(rnd.closes_at)}."
+        return "Resumed."
+
+    return told("Resumed.", words)
 
 
 def _extend(request, game: Game, by: timedelta, words: str) -> str:
@@ -232,7 +286,8 @@ def resolve(request, game: Game) -> str:
                     f"({who}). Give them below; the round then resolves."
                 ) from exc
         raise
-    return f"Round {rnd.number} resolved. {_after(game, rnd.number)}"
+    resolved = f"Round {rnd.number} resolved."
+    return told(resolved, lambda: f"{resolved} {_after(game, rnd.number)}")
 
 
 def _after(game: Game, number: int) -> str:
@@ -250,12 +305,16 @@ def retry(request, game: Game) -> str:
 
 def remind(request, game: Game) -> str:
     reminded = reminder_send_now(game=game, actor=request.user)
-    if not reminded.missing:
-        return f"Nobody to remind: every player has submitted to Round {reminded.round.number}."
-    words = f"Reminder sent to {', '.join(map(label, reminded.emailed)) or 'nobody'}"
-    if reminded.unwilling:
-        words += f" ({', '.join(map(label, reminded.unwilling))} turned reminders off)"
-    return words + "."
+
+    def words():
+        if not reminded.missing:
+            return f"Nobody to remind: every player has submitted to Round {reminded.round.number}."
+        sent = f"Reminder sent to {', '.join(map(label, reminded.emailed)) or 'nobody'}"
+        if reminded.unwilling:
+            sent += f" ({', '.join(map(label, reminded.unwilling))} turned reminders off)"
+        return sent + "."
+
+    return told("Reminded.", words)
 
 
 def announce(request, game: Game) -> str:
@@ -285,14 +344,18 @@ def verdict(request, game: Game) -> str:
     rnd = _open_round(game) or game.rounds.order_by("-number").first()
     viewer = Viewer(role="host", user=request.user)
     operation_run(game=game, viewer=viewer, name=found.operation, payload=found.answers[answer])
-    words = f"Verdict given: {found.player}, {answer.lower()}."
-    rnd.refresh_from_db()
-    if rnd.status == Round.Status.RESOLVED:
-        return f"{words} Round {rnd.number} resolved. {_after(game, rnd.number)}"
-    waiting = [v for v in kind.verdicts(game) if v.given is None]
-    if waiting:
-        return f"{words} Waiting for {len(waiting)} more verdict{'s' * (len(waiting) != 1)}."
-    return words
+    given = f"Verdict given: {found.player}, {answer.lower()}."
+
+    def words():
+        rnd.refresh_from_db()
+        if rnd.status == Round.Status.RESOLVED:
+            return f"{given} Round {rnd.number} resolved. {_after(game, rnd.number)}"
+        waiting = [v for v in kind.verdicts(game) if v.given is None]
+        if waiting:
+            return f"{given} Waiting for {len(waiting)} more verdict{'s' * (len(waiting) != 1)}."
+        return given
+
+    return told(given, words)
 
 
 ACTIONS = {
@@ -342,5 +405,9 @@ class HostConsole:
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and obj.pk:
-            context["console"] = console(obj, self.hidden_link(obj))
+            try:
+                context["console"] = console(obj, self.hidden_link(obj))
+            except Exception as exc:  # the game's own code, most likely: the buttons must still show
+                log.exception("The console of game %s could not be read", obj.pk)
+                context["console"] = console_unreadable(obj, exc)
         return super().render_change_form(request, context, add, change, form_url, obj)

@@ -6,7 +6,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
+from ..errors import Busy, NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
 
 
@@ -21,6 +21,9 @@ def exception_handler(exc, context):
         return Response({"detail": exc.message, "closed_at": closed}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, NotResolved):  # "resolve now" says what happened instead
         return Response({"detail": exc.message, "resolution": exc.outcome}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, Busy):  # nothing was kept: the same request may be sent again in a moment
+        headers = {"Retry-After": str(exc.retry_after)}
+        return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT, headers=headers)
     if isinstance(exc, StateChanged):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, NotAllowed):

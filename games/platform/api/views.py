@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
@@ -42,8 +43,26 @@ from ..services.invitations import invitation_create
 from ..services.ledger import balances
 from . import serializers as s
 
+log = logging.getLogger(__name__)
+
 # A cursor is the `id` of an event or message the viewer was given: a random ref, never a database id.
 NOT_A_CURSOR = "That is not the id of a {what} you were given here: pass the id of the last one you got."
+
+
+def as_stored(answer, done: str, status_code: int = status.HTTP_200_OK) -> Response:
+    """The answer to a write that committed: `answer()`, the usual body (the game as the viewer sees it now).
+
+    Building it runs the game's own code and reads the database again; if that fails (a game type that
+    raises, a database gone since the commit), the write is still answered as what it is, stored: `done`
+    says what was done, and the body says so (`stored`), never a 500 or a 503 that would make a client send
+    a move or a host's action a second time (issue 28.3). The traceback is in the log.
+    """
+    try:
+        return Response(answer(), status=status_code)
+    except Exception:
+        log.exception("A stored change could not be read back (%s)", done)
+        detail = f"{done} It could not be read back just now: read the game again to see it."
+        return Response({"detail": detail, "stored": True}, status=status_code)
 
 
 def game_for(request, game_id: int):
@@ -116,7 +135,11 @@ class GameListApi(APIView):
             hosts=[request.user],
             actor=request.user,
         )
-        return Response(observe(game, viewer_or_404(game, request.user)), status=status.HTTP_201_CREATED)
+        return as_stored(
+            lambda: observe(game, viewer_or_404(game, request.user)),
+            f"Created game {game.pk}.",
+            status.HTTP_201_CREATED,
+        )
 
 
 class GameDetailApi(APIView):
@@ -216,7 +239,7 @@ class ActionApi(APIView):
         data = s.ActionIn(data=request.data)
         data.is_valid(raise_exception=True)
         game = live.action_apply(seat=seat, payload=data.validated_data["payload"])
-        return Response(observe(game, viewer))
+        return as_stored(lambda: observe(game, viewer), "Your move was made.")
 
 
 class HereApi(APIView):
@@ -231,7 +254,7 @@ class HereApi(APIView):
         game, viewer = game_for(request, game_id)
         seat = player_seat(viewer)
         game = sitting.here_say(seat=seat)
-        return Response(observe(game, viewer))
+        return as_stored(lambda: observe(game, viewer), "You are here.")
 
 
 class OperationApi(APIView):
@@ -249,7 +272,7 @@ class OperationApi(APIView):
         data = s.ActionIn(data=request.data)
         data.is_valid(raise_exception=True)
         game = live.operation_run(game=game, viewer=viewer, name=name, payload=data.validated_data["payload"])
-        return Response(observe(game, viewer))
+        return as_stored(lambda: observe(game, viewer), f"Done: {name}.")
 
 
 class HostApi(APIView):
@@ -278,7 +301,7 @@ class HostAnnounceApi(HostApi):
         from ..services.audit import audit
 
         audit(action="announce", actor=request.user, game=game, event=event.id)
-        return Response(event_dict(event), status=status.HTTP_201_CREATED)
+        return as_stored(lambda: event_dict(event), "Announcement posted.", status.HTTP_201_CREATED)
 
 
 class HostExtendApi(HostApi):
@@ -287,30 +310,37 @@ class HostExtendApi(HostApi):
         game, viewer = self.host_game(request, game_id)
         data = s.ExtendIn(data=request.data)
         data.is_valid(raise_exception=True)
-        game_services.round_extend(
+        rnd = game_services.round_extend(
             game=game, by=timedelta(minutes=data.validated_data["minutes"]), actor=request.user
         )
-        return Response(observe(game, viewer))
+        minutes = data.validated_data["minutes"]
+        return as_stored(lambda: observe(game, viewer), f"Round {rnd.number} extended by {minutes} min.")
 
 
-def simple_host_api(service, summary):
+def simple_host_api(service, summary, done):
     class View(HostApi):
         @extend_schema(request=None, responses=s.ObservationOut, summary=summary)
         def post(self, request, game_id: int):
             game, viewer = self.host_game(request, game_id)
             service(game=game, actor=request.user)
-            game.refresh_from_db()
-            return Response(observe(game, viewer))
+
+            def answer():
+                game.refresh_from_db()
+                return observe(game, viewer)
+
+            return as_stored(answer, done)
 
     View.__name__ = service.__name__.title().replace("_", "") + "Api"
     return View
 
 
-HostPauseApi = simple_host_api(game_services.game_pause, "Pause every clock of the game")
-HostResumeApi = simple_host_api(game_services.game_resume, "Resume the game")
-HostResolveApi = simple_host_api(rounds.round_resolve_now, "Resolve the open round now")
-HostRetryApi = simple_host_api(rounds.round_retry, "Reopen a failed round after fixing it")
-HostStartApi = simple_host_api(game_services.game_start, "Start the game")
+HostPauseApi = simple_host_api(game_services.game_pause, "Pause every clock of the game", "Paused.")
+HostResumeApi = simple_host_api(game_services.game_resume, "Resume the game", "Resumed.")
+HostResolveApi = simple_host_api(rounds.round_resolve_now, "Resolve the open round now", "Resolved.")
+HostRetryApi = simple_host_api(
+    rounds.round_retry, "Reopen a failed round after fixing it", "The failed round is open again."
+)
+HostStartApi = simple_host_api(game_services.game_start, "Start the game", "Started.")
 
 
 class HostSeatApi(HostApi):
@@ -323,11 +353,11 @@ class HostSeatApi(HostApi):
         if user is None:
             raise RulesError("No player has that username.", field="username")
         try:
-            game_services.game_seat(game=game, user=user, actor=request.user)
+            seat = game_services.game_seat(game=game, user=user, actor=request.user)
         except RulesError as exc:
             # The service speaks of the user; here the field is the username the host typed.
             raise RulesError(exc.message, field="username" if exc.field == "user" else exc.field) from exc
-        return Response(observe(game, viewer))
+        return as_stored(lambda: observe(game, viewer), f"Seated in seat {seat.number + 1}.")
 
 
 class HostReplaceApi(HostApi):
@@ -340,14 +370,18 @@ class HostReplaceApi(HostApi):
         game, viewer = self.host_game(request, game_id)
         data = s.ReplaceIn(data=request.data)
         data.is_valid(raise_exception=True)
-        sitting.seat_replace(
+        given = sitting.seat_replace(
             game=game,
             seat_number=data.validated_data["seat"],
             username=data.validated_data["username"],
             actor=request.user,
         )
-        game.refresh_from_db()
-        return Response(observe(game, viewer))
+
+        def answer():
+            game.refresh_from_db()
+            return observe(game, viewer)
+
+        return as_stored(answer, f"Seat {given.number + 1} was given.")
 
 
 class TokenApi(ObtainAuthToken):
@@ -497,9 +531,8 @@ class PickApi(APIView):
         data = s.PickIn(data=request.data)
         data.is_valid(raise_exception=True)
         opponent = user_named(data.validated_data["opponent"], "opponent")
-        return Response(
-            pick_out(season_services.pick_submit(pick=pick, user=request.user, opponent=opponent))
-        )
+        picked = season_services.pick_submit(pick=pick, user=request.user, opponent=opponent)
+        return as_stored(lambda: pick_out(picked), "Your pick was stored.")
 
 
 class PickOverrideApi(PickApi):
@@ -509,9 +542,8 @@ class PickOverrideApi(PickApi):
         data = s.PickIn(data=request.data)
         data.is_valid(raise_exception=True)
         opponent = user_named(data.validated_data["opponent"], "opponent")
-        return Response(
-            pick_out(season_services.pick_override(pick=pick, opponent=opponent, actor=request.user))
-        )
+        picked = season_services.pick_override(pick=pick, opponent=opponent, actor=request.user)
+        return as_stored(lambda: pick_out(picked), "The opponent was set.")
 
 
 class DeathMatchCreateApi(PickApi):
@@ -519,8 +551,12 @@ class DeathMatchCreateApi(PickApi):
     def post(self, request, game_id: int):
         pick, _ = self.pick_for(request, game_id)
         death_match_create(pick=pick, actor=request.user)
-        pick.refresh_from_db()
-        return Response(pick_out(pick), status=status.HTTP_201_CREATED)
+
+        def answer():
+            pick.refresh_from_db()
+            return pick_out(pick)
+
+        return as_stored(answer, "The Death Match was created.", status.HTTP_201_CREATED)
 
 
 class TransferApi(APIView):
@@ -539,7 +575,10 @@ class TransferApi(APIView):
             what=data.validated_data["what"],
             amount=data.validated_data["amount"],
         )
-        return Response({"season": season.name, "balances": balances(season=season, user=request.user)})
+        return as_stored(
+            lambda: {"season": season.name, "balances": balances(season=season, user=request.user)},
+            f"You gave {data.validated_data['amount']} {data.validated_data['what']}.",
+        )
 
 
 class GrantApi(APIView):
@@ -559,7 +598,9 @@ class GrantApi(APIView):
             reason=data.validated_data["reason"],
             actor=request.user,
         )
-        return Response({"season": season.name, "balances": balances(season=season, user=user)})
+        return as_stored(
+            lambda: {"season": season.name, "balances": balances(season=season, user=user)}, "Granted."
+        )
 
 
 class InvitationApi(APIView):
@@ -615,4 +656,8 @@ class HostHiddenApi(HostApi):
         data = s.HiddenIn(data=request.data)
         data.is_valid(raise_exception=True)
         game_services.hidden_data_update(game=game, data=data.validated_data["data"], actor=request.user)
-        return self.answer(game)
+        kind = registry.get(game.game_type)
+        return as_stored(
+            lambda: {"hidden": kind.hidden_data(game), "problems": kind.hidden_problems(game)},
+            "The hidden data was stored.",
+        )

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from django.db import transaction
-
 from ..errors import NotAllowed, StateChanged
 from ..kit import RulesError
 from ..models import ChatMessage, Game, Seat, check_cursor, rows_after
 from .audit import audit
 from .hosts import require_host
+from .locks import one_game_at_a_time
 from .unread import chat_opened, chat_written
 
 SEAT_NUMBERS_END = 32767  # Seat.number is a small integer
@@ -27,7 +26,7 @@ def chat_messages(*, game: Game, seat_a: Seat, seat_b: Seat, after: str | None =
     return found
 
 
-@transaction.atomic
+@one_game_at_a_time
 def chat_post(*, game: Game, author_seat: Seat, other_seat: Seat, text: str) -> ChatMessage:
     text = (text or "").strip()
     if not text:
@@ -50,7 +49,7 @@ def chat_post(*, game: Game, author_seat: Seat, other_seat: Seat, text: str) -> 
     return message
 
 
-@transaction.atomic
+@one_game_at_a_time
 def chats_mute(*, game: Game, muted: bool, actor) -> None:
     require_host(game, actor)
     Game.objects.filter(pk=game.pk).update(chats_muted=muted)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.utils import timezone
+from genius.clock import site_now
 
 from .. import enqueue, registry
 from ..models import Game, Seat, TurnClock
@@ -22,7 +22,7 @@ def clock_sync(*, game: Game, now=None, bump: bool = False) -> TurnClock:
     `bump`: move the game's version when the clock moves, for a caller whose own change did not (a private
     operation): whom the game waits on, and until when, every viewer's poll must bring.
     """
-    now = now or timezone.now()
+    now = now or site_now()
     clock, _ = TurnClock.objects.select_for_update().get_or_create(game=game)
     pending = registry.get(game.game_type).pending(game) if game.status == Game.Status.RUNNING else None
     if pending is None:
@@ -82,7 +82,7 @@ def seconds_left(clock: TurnClock, now=None) -> float | None:
         return clock.remaining_when_paused.total_seconds()
     if clock.deadline is None:
         return None
-    return max((clock.deadline - (now or timezone.now())).total_seconds(), 0.0)
+    return max((clock.deadline - (now or site_now())).total_seconds(), 0.0)
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
     Claimed under the game's lock and checked against the clock's generation, so running it twice for the
     same expiry does nothing the second time.
     """
-    now = now or timezone.now()
+    now = now or site_now()
     game = Game.objects.select_for_update().get(pk=game_id)
     clock = TurnClock.objects.select_for_update(of=("self",)).get(game=game)
     if (

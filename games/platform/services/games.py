@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import enqueue, registry
 from ..errors import StateChanged
@@ -50,7 +51,7 @@ def game_create(
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_seat(*, game: Game, user, actor=None) -> Seat:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
@@ -67,10 +68,10 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
     return seat
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_start(*, game: Game, actor=None, now=None) -> Game:
     """Check the hidden data and the seats, let the game type set up, and open the first round or turn."""
-    now = now or timezone.now()
+    now = now or site_now()
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
         raise StateChanged("This game has already started.")
@@ -110,7 +111,7 @@ def game_start(*, game: Game, actor=None, now=None) -> Game:
 @one_game_at_a_time
 def game_pause(*, game: Game, actor=None, now=None) -> Game:
     """Stop every clock of the game; what was left of each is kept for the resume."""
-    now = now or timezone.now()
+    now = now or site_now()
     game = Game.objects.select_for_update().get(pk=game.pk)
     require_host(game, actor)
     if game.status != Game.Status.RUNNING or game.paused_at:
@@ -134,7 +135,7 @@ def game_pause(*, game: Game, actor=None, now=None) -> Game:
 @one_game_at_a_time
 def game_resume(*, game: Game, actor=None, now=None) -> Game:
     """Start every clock again with what was left of it; a round everyone marked final while paused closes."""
-    now = now or timezone.now()
+    now = now or site_now()
     game = Game.objects.select_for_update().get(pk=game.pk)
     require_host(game, actor)
     if not game.paused_at:
@@ -184,7 +185,7 @@ def round_extend(*, game: Game, by: timedelta, actor=None) -> Round:
     return rnd
 
 
-@transaction.atomic
+@one_game_at_a_time
 def game_settings_update(*, game: Game, settings: dict, actor=None) -> Game:
     require_host(game, actor)
     game = Game.objects.select_for_update().get(pk=game.pk)
@@ -202,7 +203,7 @@ def game_settings_update(*, game: Game, settings: dict, actor=None) -> Game:
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def hidden_data_update(*, game: Game, data: dict, actor) -> list[str]:
     """A host seeds the hidden data before the start; returns what still blocks the start."""
     require_host(game, actor)

@@ -3,13 +3,13 @@
 Before a move is applied, the clock is charged for the time that passed up to the moment the move is taken
 (inside its transaction, with the game locked): a late move draws the reserve increments its wait used, and a
 move that arrives after the time and the reserve ran out is not made; the time-out is applied instead. So a
-clock holds at the moment a move arrives, whether or not a worker runs the sweep.
+clock holds at the moment a move arrives, whether or not a worker runs the sweep. A game another
+transaction holds longer than GENIUS_LOCK_WAIT_SECONDS makes the move give up, Busy: "try again".
 """
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.utils import timezone
+from genius.clock import site_now
 
 from .. import registry
 from ..errors import StateChanged
@@ -18,6 +18,7 @@ from ..models import Game, Seat
 from ..people import shown_name
 from ..zones import local_text
 from .clocks import TimedOut, clock_settle, clock_sync
+from .locks import one_game_at_a_time
 from .outcomes import outcome_apply
 from .sitting import not_started_refusal
 
@@ -34,7 +35,7 @@ def action_apply(*, seat: Seat, payload: dict, now=None) -> Game:
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def _move(*, seat: Seat, payload: dict, now=None) -> tuple[Game, TimedOut | None]:
     game = Game.objects.select_for_update().get(pk=seat.game_id)
     if game.status != Game.Status.RUNNING:
@@ -43,7 +44,7 @@ def _move(*, seat: Seat, payload: dict, now=None) -> tuple[Game, TimedOut | None
         raise StateChanged("The hosts paused the game; moves wait for the resume.")
     if game.clocks_started_at is None:
         raise not_started_refusal(game)
-    now = now or timezone.now()  # taken with the game locked: the moment the move arrives
+    now = now or site_now()  # taken with the game locked: the moment the move arrives
     # A step drawn here is shown with the move (its outcome moves the version), or not at all: a refused move
     # rolls the draw back too, and the sweep draws it.
     ran_out = clock_settle(game=game, now=now, bump=False)
@@ -82,7 +83,7 @@ def operation_run(
     return game
 
 
-@transaction.atomic
+@one_game_at_a_time
 def _operation(
     *, game: Game, viewer, name: str, payload: dict, now=None, told: list | None = None
 ) -> tuple[Game, TimedOut | None]:
@@ -91,7 +92,7 @@ def _operation(
     game = Game.objects.select_for_update().get(pk=game.pk)
     if game.status != Game.Status.RUNNING:
         raise StateChanged("The game is not running.")
-    now = now or timezone.now()
+    now = now or site_now()
     turns = registry.get(game.game_type).flow == "turns"
     if turns and game.clocks_started_at is None:
         raise not_started_refusal(game)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils import timezone
+from genius.clock import site_now
 
 from .. import registry
 from ..kit import Announce
@@ -42,7 +42,7 @@ def _private(game: Game, outcome, before: dict) -> bool:
 
 
 def game_finish(*, game: Game, now=None) -> None:
-    now = now or timezone.now()
+    now = now or site_now()
     game.status = Game.Status.FINISHED
     game.finished_at = now
     game.save(update_fields=["status", "finished_at"])

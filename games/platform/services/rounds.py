@@ -9,21 +9,23 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import enqueue, pagecache, registry
 from ..errors import NotReady, NotResolved, RoundClosed, StateChanged
 from ..models import Game, Round, Seat, Submission
 from .audit import audit
+from .blips import database_away
 from .events import bump_version
 from .hosts import require_host
-from .locks import limit_waits, lock_not_granted
+from .locks import limit_waits, lock_not_granted, one_game_at_a_time
 from .outcomes import game_finish, outcome_apply
 
 log = logging.getLogger("games.platform.rounds")
 
 
-@transaction.atomic
+@one_game_at_a_time
 def submission_save(
     *, seat: Seat, round_number: int, payload: dict, final: bool = False, now=None
 ) -> Submission:
@@ -32,9 +34,11 @@ def submission_save(
     The round row is locked (FOR NO KEY UPDATE), so a save either commits before the resolution reads the
     submissions (and counts) or sees the round closed (and is refused with the closing time). The ORM has
     no shared row lock, so the saves of one round also queue behind each other for the few milliseconds of
-    their commits: a round has at most ten players.
+    their commits: a round has at most ten players. A round row another transaction holds longer than
+    GENIUS_LOCK_WAIT_SECONDS (a stuck one) makes the save give up, Busy: "try again", with nothing lost of
+    what the player typed, and the web worker free for other games.
     """
-    now = now or timezone.now()
+    now = now or site_now()
     rnd = (
         Round.objects.select_for_update(no_key=True).filter(game_id=seat.game_id, number=round_number).first()
     )
@@ -93,6 +97,7 @@ class Resolution(enum.StrEnum):
     WAITING = "waiting"
     FAILED = "failed"
     BUSY = "busy"
+    AWAY = "database away"
 
     def __bool__(self) -> bool:
         return self is Resolution.RESOLVED
@@ -113,7 +118,8 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resoluti
     due. Early (every player final, or a host's "resolve now") it needs no deadline, but never while the
     game is paused. If the game type raises, nothing is kept; the failure is counted and, after
     GENIUS_RESOLVE_MAX_ATTEMPTS, the round is marked failed for the hosts to look at. Rows held longer than
-    GENIUS_LOCK_WAIT_SECONDS by another transaction make it give up for now, counting nothing.
+    GENIUS_LOCK_WAIT_SECONDS by another transaction, or a database that did not answer (services/blips.py),
+    make it give up for now, counting nothing: the next sweep finds the round due again.
     """
     try:
         with transaction.atomic():
@@ -122,7 +128,7 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resoluti
             if game is None:
                 return Resolution.NOT_RUNNING  # the game was deleted
             rnd = Round.objects.select_for_update().get(pk=round_id)
-            now = timezone.now()  # after the locks: the time this resolution really runs
+            now = site_now()  # after the locks: the time this resolution really runs
             if rnd.status == Round.Status.FAILED:
                 return Resolution.FAILED
             if rnd.status != Round.Status.OPEN:
@@ -166,7 +172,12 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resoluti
         if lock_not_granted(exc):  # another transaction holds the game: the next sweep tries again
             log.warning("Resolving round %s waited too long for its locks; the next sweep retries", round_id)
             return Resolution.BUSY
-        # The rules or the database failed: keep nothing, count the failure.
+        if database_away(exc):  # a blip of the database, not the game's fault: nothing kept, nothing counted
+            log.warning(
+                "Resolving round %s: the database did not answer (%s); the next sweep retries", round_id, exc
+            )
+            return Resolution.AWAY
+        # The game's own code failed (or a query it got wrong): keep nothing, count the failure.
         log.exception("Resolving round %s failed", round_id)
         _record_failure(round_id, exc)
         return Resolution.FAILED
@@ -186,11 +197,10 @@ def _record_failure(round_id: int, exc: Exception) -> None:
     bump_version(rnd.game)
 
 
-@transaction.atomic
+@one_game_at_a_time
 def round_retry(*, game: Game, actor=None) -> Round:
     """A host fixed what made a round fail: open it again so the next sweep (or 'resolve now') retries."""
     require_host(game, actor)
-    limit_waits()
     game = Game.objects.select_for_update().get(pk=game.pk)  # the game first, as every service locks
     rnd = Round.objects.select_for_update().filter(game=game, status=Round.Status.FAILED).first()
     if rnd is None:
@@ -231,4 +241,5 @@ def _not_resolved_because(result: Resolution, rnd: Round) -> str:
             f"{settings.GENIUS_RESOLVE_MAX_ATTEMPTS}); the traceback is in the admin."
         ),
         Resolution.BUSY: f"{number} was not resolved: another change to this game is under way; try again.",
+        Resolution.AWAY: f"{number} was not resolved: the database did not answer; try again in a moment.",
     }.get(result, f"{number} was not resolved ({result}).")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.db import transaction
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import registry
 from ..errors import NotAllowed, RoundClosed, StateChanged
@@ -17,6 +18,7 @@ from ..zones import local_text, span_text
 from .audit import audit
 from .events import events_write
 from .ledger import ledger_post
+from .locks import one_game_at_a_time
 
 DEFAULTS = {
     "transfers_allowed": False,
@@ -62,7 +64,7 @@ def season_grant(*, season: Season, user, what: str, delta: int, reason: str, ac
     return entry
 
 
-@transaction.atomic
+@one_game_at_a_time
 def season_transfer(*, season: Season, sender, receiver, what: str, amount: int):
     """One player gives garnets (or ToLs) to another, where the season's settings allow it."""
     if not season_setting(season, "transfers_allowed"):
@@ -140,10 +142,10 @@ def pick_options(pick: DeathMatchPick) -> list:
     ]
 
 
-@transaction.atomic
+@one_game_at_a_time
 def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatchPick:
     """The Elimination Candidate's choice of opponent, before the deadline; changeable until then."""
-    now = now or timezone.now()
+    now = now or site_now()
     pick = DeathMatchPick.objects.select_for_update().get(pk=pick.pk)
     if user.pk != pick.candidate_id:
         raise NotAllowed("Only the Elimination Candidate picks the opponent.")
@@ -164,13 +166,13 @@ def pick_submit(*, pick: DeathMatchPick, user, opponent, now=None) -> DeathMatch
     return pick
 
 
-@transaction.atomic
+@one_game_at_a_time
 def pick_override(*, pick: DeathMatchPick, opponent, actor) -> DeathMatchPick:
     """A host sets the opponent (e.g. the deadline passed without a pick); logged."""
     pick = DeathMatchPick.objects.select_for_update().get(pk=pick.pk)
     if not is_season_host(pick.main_match.season, actor):
         raise NotAllowed("Only a host of this season may override the pick.")
-    pick.opponent, pick.picked_at, pick.status = opponent, timezone.now(), DeathMatchPick.Status.PICKED
+    pick.opponent, pick.picked_at, pick.status = opponent, site_now(), DeathMatchPick.Status.PICKED
     pick.save(update_fields=["opponent", "picked_at", "status"])
     audit(action="pick_override", actor=actor, game=pick.main_match, opponent=opponent.username)
     events_write(

@@ -11,7 +11,8 @@ waits for the hosts to give the seat to another player (`seat_replace`), as the 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import enqueue, registry
 from ..errors import StateChanged
@@ -48,7 +49,7 @@ def start_time_passed(game: Game, now) -> bool:
 
 def waiting_words(game: Game, seats: list[Seat], now=None) -> str:
     """What a live match that has not started waits for, in the players' words (the page and the 409)."""
-    now = now or timezone.now()
+    now = now or site_now()
     here = sum(1 for seat in seats if seat.here_at is not None)
     if start_time_passed(game, now) and sitting(game.settings, ABSENT_AT_START) == ABSENT_REPLACED:
         return (
@@ -70,7 +71,7 @@ def here_say(*, seat: Seat, now=None) -> Game:
     """The player of `seat` says "I'm here"; the last of them starts the clocks (when the hosts chose so).
 
     Saying it again, or once the clocks run, changes nothing."""
-    now = now or timezone.now()
+    now = now or site_now()
     game = Game.objects.select_for_update().get(pk=seat.game_id)
     if game.status != Game.Status.RUNNING:
         raise StateChanged(
@@ -124,7 +125,7 @@ def start_time_came(*, game_id: int, now=None) -> bool:
 
     Claimed under the game's lock and checked again (still waiting, the time still due, not paused), so a
     sweep run twice acts once: the start time is cleared as it is acted on."""
-    now = now or timezone.now()
+    now = now or site_now()
     game = Game.objects.select_for_update().get(pk=game_id)
     if (
         game.status != Game.Status.RUNNING
@@ -174,7 +175,7 @@ def start_time_came(*, game_id: int, now=None) -> bool:
 def seat_replace(*, game: Game, seat_number: int, username: str, actor, now=None) -> Seat:
     """A host gives an absent player's seat to another player, who takes it present ("I'm here" said for
     them: the hosts name someone at the table). The absent player leaves the match with no result."""
-    now = now or timezone.now()
+    now = now or site_now()
     game = Game.objects.select_for_update().get(pk=game.pk)
     require_host(game, actor)
     if not game.sitting_down:

@@ -13,7 +13,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import enqueue, heartbeats
 from ..models import Game, Round, Submission, TurnClock
@@ -118,7 +119,7 @@ def sweep(*, now=None) -> dict[str, int]:
     Each resolution and expiry takes its own time when it runs (a slow one shortens no other's window).
     Re-running the sweep is always safe: each task re-checks under its locks that its work is still due.
     """
-    now = now or timezone.now()
+    now = now or site_now()
     rounds = due_rounds(now)
     for pk in rounds:
         enqueue.resolve_round(pk)

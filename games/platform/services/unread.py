@@ -16,7 +16,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Sum
-from django.utils import timezone
+
+from genius.clock import site_now
 
 from .. import enqueue, pagecache
 from ..models import ChatRead, Seat
@@ -61,5 +62,5 @@ def inbox_opened(*, game_id: int, user_id: int, version: int) -> None:
     key = f"inbox-read:{game_id}:{user_id}"
     if cache.get(key) == version:
         return
-    Seat.objects.filter(game_id=game_id, user_id=user_id).update(inbox_read_at=timezone.now())
+    Seat.objects.filter(game_id=game_id, user_id=user_id).update(inbox_read_at=site_now())
     cache.set(key, version, timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
