@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -10,6 +11,36 @@ from games.platform import registry
 from games.platform.models import Season
 from games.platform.services import games as game_services
 from tests.toy_game import Tally, TallyDuel
+
+# The README's `make test` runs on SQLite with no Redis, as a newcomer's machine does; there the tests that
+# need PostgreSQL or Redis skip, saying why. They are marked `services` (the fault suite's and the real
+# workers' by their own markers), and CI runs them again on PostgreSQL and Redis (`.ci/run`). A test that
+# skips for want of a service without the mark would run nowhere: the session fails, naming it.
+NEEDS_A_SERVICE = re.compile(r"postgres|redis|broker|row locks|other process|live stack", re.IGNORECASE)
+_skipped_unmarked: list[str] = []
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.get_closest_marker("faults") or item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.services)
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped and "services" not in report.keywords:
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if NEEDS_A_SERVICE.search(reason):
+            _skipped_unmarked.append(f"{report.nodeid} ({reason})")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _skipped_unmarked:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        reporter.write_sep("=", "skipped for want of PostgreSQL or Redis, not marked `services`", red=True)
+        reporter.write_line("CI would run these nowhere: mark them `services`.", red=True)
+        for line in _skipped_unmarked:
+            reporter.write_line(f"  {line}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(autouse=True)

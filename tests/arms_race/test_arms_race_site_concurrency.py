@@ -14,7 +14,7 @@ from games.platform.services.live import action_apply
 from tests.arms_race.arms_race_site import arms_game, drive, honest, state_of
 from tests.conftest import seat_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
 
 def test_two_buys_at_once_take_the_garnets_once(season, hank, alice, bob, charlie):

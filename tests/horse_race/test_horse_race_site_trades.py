@@ -173,6 +173,7 @@ def as_player(game, user) -> Viewer:
     return Viewer(role="player", seat=seat, user=user)
 
 
+@pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_two_accepts_needing_the_same_card_one_wins_one_is_told(race, nine):
     if connection.vendor != "postgresql":
@@ -198,6 +199,7 @@ def test_two_accepts_needing_the_same_card_one_wins_one_is_told(race, nine):
     assert total_a == 9 and race.state["players"][0]["hand"]["A"] == 0
 
 
+@pytest.mark.services
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_purchases_never_overdraw_garnets(season, hank, nine):
     if connection.vendor != "postgresql":

@@ -11,7 +11,7 @@ from games.platform.kit import RulesError
 from games.platform.services.live import action_apply
 from tests.middle_marathon.marathon_site import marathon_game, state_of
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
 
 def test_the_same_move_posted_twice_at_once_is_played_once(season, hank, alice, bob):

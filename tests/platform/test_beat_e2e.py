@@ -19,6 +19,8 @@ from games.platform.services import games as game_services
 from games.platform.services.rounds import submission_save
 from tests.conftest import seat_of
 
+pytestmark = pytest.mark.services
+
 ROOT = Path(__file__).resolve().parents[2]
 BROKER = os.environ.get("GENIUS_TEST_BROKER", "redis://127.0.0.1:6379/15")
 

@@ -20,7 +20,7 @@ from games.platform.services import games as game_services
 from tests.api_support import api, page_client
 from tests.sitting import all_here
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
 
 BUSY = "Another change to this game is under way; try again in a moment."
 

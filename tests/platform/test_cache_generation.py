@@ -15,6 +15,8 @@ import pytest
 
 from genius.cache import GENERATION, RedisCache
 
+pytestmark = pytest.mark.services
+
 ROOT = Path(__file__).resolve().parents[2]
 SET = "redis.call('SET', KEYS[1], ARGV[1])"
 

@@ -21,7 +21,7 @@ from tests.sitting import all_here
 from tests.sweeping import sweep
 from tests.toy_game import Tally
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
 def as_django_raises(django_error, cause: Exception) -> Exception:

@@ -21,7 +21,7 @@ from tests.conftest import seat_of
 from tests.sitting import all_here
 from tests.sweeping import sweep
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
 def make_game(season, hank, players, game_type="tally", **settings):

@@ -19,6 +19,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
+pytestmark = pytest.mark.services
+
 ROOT = Path(__file__).resolve().parents[2]
 
 ASK = """

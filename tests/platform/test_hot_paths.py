@@ -14,7 +14,7 @@ from rest_framework.test import APIClient
 from games.platform.models import Seat
 from games.platform.observation import player_seat, seat_of_player
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
 def test_a_player_seat_comes_with_its_game_and_season_in_one_query(tally, alice):

@@ -19,7 +19,7 @@ from games.platform.services.rounds import round_resolve
 from games.platform.tasks import notify_round_resolved
 from tests import workers
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
 def subjects():

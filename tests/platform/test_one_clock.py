@@ -28,7 +28,7 @@ from tests.conftest import seat_of
 from tests.sitting import all_here
 from tests.sweeping import sweep
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 SKEW = timedelta(seconds=30)
 

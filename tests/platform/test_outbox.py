@@ -25,7 +25,7 @@ from games.platform.services.rounds import round_resolve
 from games.platform.services.sweep import sweep
 from games.platform.tasks import notify_round_resolved
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
 def resolved(tally):

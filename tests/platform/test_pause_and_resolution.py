@@ -17,7 +17,7 @@ from games.platform.services import games as game_services
 from games.platform.services.rounds import Resolution, round_resolve
 from tests.api_support import api
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
 def make_tally(season, hank, players, **settings):

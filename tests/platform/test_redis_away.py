@@ -21,7 +21,7 @@ from tests.api_support import page_client
 from tests.conftest import seat_of
 from tests.sitting import all_here
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 AWAY = "redis://127.0.0.1:1/0"
 

@@ -10,7 +10,7 @@ import pytest
 from django.db import OperationalError, connections
 from django.test import Client
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 
 @pytest.fixture

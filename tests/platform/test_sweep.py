@@ -26,6 +26,8 @@ from games.platform.services.rounds import round_resolve, submission_save
 from tests.conftest import seat_of
 from tests.sweeping import sweep
 
+pytestmark = pytest.mark.services
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

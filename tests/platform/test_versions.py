@@ -16,7 +16,7 @@ from games.platform import versions
 from games.platform.models import Game
 from games.platform.services.events import announcement_post
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.services]
 
 ROOT = Path(__file__).resolve().parents[2]
 

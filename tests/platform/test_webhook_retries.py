@@ -19,6 +19,8 @@ from games.platform.outbox import backoff
 from games.platform.services.events import events_write
 from tests import workers
 
+pytestmark = pytest.mark.services
+
 FIRST, CAP = 0.4, 1.6  # seconds, for the test: doubling 0.4, 0.8, 1.6, then held at 1.6
 
 

@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+pytestmark = pytest.mark.services
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
