@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 
-from games.platform.admin import HostScoped
+from games.platform.admin.scoping import HostScoped
 from games.platform.kit import RulesError
 from games.platform.models import Game
 

@@ -6,7 +6,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.utils.html import format_html, format_html_join
 
-from games.platform.admin import HiddenDataAdmin, HostScoped
+from games.platform.admin.hidden import HiddenDataAdmin
+from games.platform.admin.scoping import HostScoped
 from games.platform.models import Game
 from games.platform.services.audit import audit
 
