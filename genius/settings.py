@@ -167,6 +167,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_fla
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Worker, beat and web share one file: wait for a lock instead of failing at once.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
+    # The tests' database is a file too, not Django's default of memory: an in-memory database that the live
+    # server's thread shares answers "table is locked" at once to whichever connection comes second, which no
+    # timeout waits out, while a file's lock is waited for like the site's own (the browser tests).
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(VAR_DIR / f"test-{os.environ.get('GENIUS_TEST_DB', 'genius')}.sqlite3")
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
