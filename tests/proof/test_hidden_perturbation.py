@@ -53,7 +53,8 @@ VOLATILE = [
     # time travel moves) and how long ago the background last showed it runs.
     (
         re.compile(
-            r'("(?:clock_skew_seconds|sweep_seconds_ago|oldest_overdue_seconds|overdue_seconds)": ?)[-\d.e]+'
+            r'("(?:clock_skew_seconds|sweep_seconds_ago|oldest_overdue_seconds|overdue_seconds)": ?)'
+            r"(?:[-\d.e]+|null)"
         ),
         r"\1",
     ),
