@@ -387,7 +387,7 @@ def test_a_season_from_an_arms_race_to_a_token_of_life_spent(make_user, live_ser
 
     # An earlier season's Token of Life, granted by the host in the season's admin, with its reason.
     host.go(f"/admin/platform/season/{season.id}/change/")
-    host.page.get_by_label(re.compile(rf"^{ec}: ")).check()
+    host.page.get_by_label(re.compile(rf"(^|\s){ec}: ")).check()
     host.page.select_option("select[name=grant_what]", "tokens_of_life")
     host.page.fill("input[name=grant_delta]", "1")
     host.page.fill("input[name=grant_reason]", "carried from Season 7")

@@ -353,7 +353,10 @@ def test_the_invitation_form_picks_the_season_it_was_opened_from_or_the_only_one
     second.hosts.add(hank)
     none_picked = client.get(add).content.decode()
     assert "selected>Season" not in none_picked, "two seasons: the host picks"
-    from_page = client.get(f"{add}?season={second.id}").content.decode()
+    # Opened from a season's page, by its "invite players": that season.
+    season_page = client.get(change_url(second)).content.decode()
+    link = re.search(r'<a href="([^"]+)">invite players</a>', season_page).group(1).replace("&amp;", "&")
+    from_page = client.get(link).content.decode()
     assert f'<option value="{second.id}" selected>Season 2</option>' in from_page
     stranger = Season.objects.create(name="Not hank's")
     foreign = client.get(f"{add}?season={stranger.id}").content.decode()
