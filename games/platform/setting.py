@@ -42,10 +42,18 @@ class Setting:
     # For a ruling that is a setting: the sentence of the rules it reads (quoted from docs/rulings), shown to
     # the host beside the setting so they know which reading they choose.
     ruling: str = ""
+    # The words a form labels it with and its messages name it by, where its key is not words enough
+    # ("Hours to pick an opponent" for pick_hours); without one, the key's last part.
+    label: str = ""
 
     @property
     def name(self) -> str:
         return self.key.rsplit(".", 1)[-1]
+
+    @property
+    def called(self) -> str:
+        """What a host reads it as: its label, else its name."""
+        return self.label or self.name
 
     def value_in(self, settings: dict) -> Any:
         value: Any = settings
@@ -71,25 +79,25 @@ class Setting:
         """What is wrong with `value` for this setting, in words; None when it is fine."""
         shown = _shown(value)
         if self.kind == SWITCH:
-            return None if isinstance(value, bool) else f"{self.name} must be true or false, not {shown}."
+            return None if isinstance(value, bool) else f"{self.called} must be true or false, not {shown}."
         if self.kind == CHOICE:
             if value in self.choices and not isinstance(value, bool):
                 return None
-            return f"{self.name} must be one of {', '.join(_shown(c) for c in self.choices)}, not {shown}."
+            return f"{self.called} must be one of {', '.join(_shown(c) for c in self.choices)}, not {shown}."
         if self.kind in (WHOLE, NUMBER):
             what = "a whole number" if self.kind == WHOLE else "a number"
             if not _is_number(value, whole=self.kind == WHOLE):
-                return f"{self.name} must be {what}{self._range_words()}, not {shown}."
+                return f"{self.called} must be {what}{self._range_words()}, not {shown}."
             if not self._in_range(value):
-                return f"{self.name} must be {what}{self._range_words()}, not {shown}."
+                return f"{self.called} must be {what}{self._range_words()}, not {shown}."
             return None
         if self.kind == MOMENT:
             if moment(value) is None:
-                return f"{self.name} must be a date and time, not {shown}."
+                return f"{self.called} must be a date and time, not {shown}."
             return None
         if self.kind == WHOLES:
             count = f"{self.length} " if self.length is not None else ""
-            wanted = f"{self.name} must be a list of {count}whole numbers{self._range_words()}"
+            wanted = f"{self.called} must be a list of {count}whole numbers{self._range_words()}"
             if not isinstance(value, list | tuple) or (self.length is not None and len(value) != self.length):
                 return f"{wanted}, not {shown}."
             if not all(_is_number(item, whole=True) and self._in_range(item) for item in value):

@@ -387,12 +387,12 @@ def test_a_season_from_an_arms_race_to_a_token_of_life_spent(make_user, live_ser
 
     # An earlier season's Token of Life, granted by the host in the season's admin, with its reason.
     host.go(f"/admin/platform/season/{season.id}/change/")
-    host.page.fill("input[name=grant_to]", ec)
+    host.page.get_by_label(re.compile(rf"(^|\s){ec}: ")).check()
     host.page.select_option("select[name=grant_what]", "tokens_of_life")
     host.page.fill("input[name=grant_delta]", "1")
     host.page.fill("input[name=grant_reason]", "carried from Season 7")
     host.page.click("input[name=_save]")
-    host.page.wait_for_selector("text=Grant: done.")
+    host.page.wait_for_selector(f"text=Granted 1 Token of Life to {ec}: {ec} 1.")
 
     opponent = elimination_candidate_picks(pages[ec], game_url)
     death_match_lost_on_the_clock(host, arms, pages[ec], pages[opponent], url, "13")

@@ -1,28 +1,14 @@
-"""A season's admin, where its hosts grant and correct balances, and its players."""
+"""A season's admin, where its hosts set it up (its form: season_form.py) and grant and correct balances,
+and its players."""
 
 from __future__ import annotations
 
-from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 
 from ..models import Game, Season, SeasonPlayer
 from ..services.events import bump_version
-from .actions import run_service
-
-
-class SeasonAdminForm(forms.ModelForm):
-    grant_to = forms.CharField(required=False, help_text="Grant or correct: the player's username.")
-    grant_what = forms.ChoiceField(
-        choices=[("garnets", "Garnets"), ("tokens_of_life", "Tokens of Life")], required=False
-    )
-    grant_delta = forms.IntegerField(required=False, help_text="Negative to take away.")
-    grant_reason = forms.CharField(
-        required=False, help_text="Why (kept with the entry and in the audit log)."
-    )
-
-    class Meta:
-        model = Season
-        fields = ("name", "hosts", "settings")
+from . import season_form
+from .season_form import SeasonAdminForm
 
 
 @admin.register(Season)
@@ -34,34 +20,21 @@ class SeasonAdmin(admin.ModelAdmin):
     class Media:
         js = ("platform/admin-a11y.js",)  # the two-box selector's icons, named as ARIA allows
 
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        # A field for each season setting, described afresh (season_form.py), and the host's balances view.
+        kwargs["form"] = season_form.form_for(self.form, request.user)
+        return super().get_form(request, obj, change=change, **kwargs)
+
+    def get_fieldsets(self, request, obj=None):
+        return season_form.fieldsets(obj)
+
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change:
             # Every game page names its season.
             for game in Game.objects.filter(season=obj).only("pk"):
                 bump_version(game)
-        data = form.cleaned_data
-        if data.get("grant_to") and data.get("grant_delta"):
-            from django.contrib.auth import get_user_model
-
-            from ..services.season import season_grant
-
-            user = get_user_model().objects.filter(username=data["grant_to"]).first()
-            if user is None:
-                messages.error(request, f"No player is called {data['grant_to']}.")
-                return
-            run_service(
-                request,
-                "Grant",
-                lambda: season_grant(
-                    season=obj,
-                    user=user,
-                    what=data["grant_what"],
-                    delta=data["grant_delta"],
-                    reason=data.get("grant_reason") or "",
-                    actor=request.user,
-                ),
-            )
+        season_form.after_save(request, obj, form)
 
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_staff

@@ -64,14 +64,15 @@ class MomentField(forms.DateTimeField):
 
 def setting_field(setting: Setting) -> forms.Field:
     """The form field of one setting; its range is checked by the setting itself (one set of words)."""
-    common = {"label": setting.name.replace("_", " ").capitalize(), "help_text": _help(setting)}
+    label = setting.label or setting.name.replace("_", " ").capitalize()
+    common = {"label": label, "help_text": _help(setting)}
     if setting.kind == SWITCH:
         return forms.BooleanField(required=False, **common)
     if setting.kind == WHOLE:
-        message = {"invalid": f"{setting.name} must be a whole number."}
+        message = {"invalid": f"{setting.called} must be a whole number."}
         return forms.IntegerField(required=setting.default is not None, error_messages=message, **common)
     if setting.kind == NUMBER:
-        message = {"invalid": f"{setting.name} must be a number."}
+        message = {"invalid": f"{setting.called} must be a number."}
         return forms.FloatField(required=setting.default is not None, error_messages=message, **common)
     if setting.kind == CHOICE:
         return forms.ChoiceField(choices=[(str(c), str(c)) for c in setting.choices], **common)
@@ -79,7 +80,7 @@ def setting_field(setting: Setting) -> forms.Field:
         return WholesField(required=False, **common)
     if setting.kind == MOMENT:
         zone = timezone.get_current_timezone_name()
-        message = {"invalid": f"{setting.name} must be a date and time, like 2026-11-24 20:00."}
+        message = {"invalid": f"{setting.called} must be a date and time, like 2026-11-24 20:00."}
         common["help_text"] = format_html("{} (Times here are in {}.)", common["help_text"], zone)
         return MomentField(required=False, error_messages=message, **common)
     raise ValueError(f"unknown kind of setting: {setting.kind}")

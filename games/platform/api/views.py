@@ -40,7 +40,7 @@ from ..services.chat import chat_access, chat_messages, chat_post, chat_read, ch
 from ..services.death_match import death_match_create
 from ..services.events import announcement_post
 from ..services.invitations import invitation_create
-from ..services.ledger import balances
+from ..services.ledger import balances, known_balances
 from . import serializers as s
 
 log = logging.getLogger(__name__)
@@ -590,17 +590,24 @@ class GrantApi(APIView):
         data = s.GrantIn(data=request.data)
         data.is_valid(raise_exception=True)
         user = user_named(data.validated_data["username"], "username")
+        what, delta = data.validated_data["what"], data.validated_data["delta"]
         season_services.season_grant(
             season=season,
             user=user,
-            what=data.validated_data["what"],
-            delta=data.validated_data["delta"],
+            what=what,
+            delta=delta,
             reason=data.validated_data["reason"],
             actor=request.user,
         )
-        return as_stored(
-            lambda: {"season": season.name, "balances": balances(season=season, user=user)}, "Granted."
-        )
+
+        def answer():
+            # The player's balances as this host may know them (without a running game's secret purchase).
+            known = known_balances(season=season, viewer=request.user, users=[user])
+            return {"season": season.name, "balances": {thing: n for (_, thing), n in known.items()}}
+
+        # Said only if the balances cannot be read back: no read here, after the commit.
+        done = season_services.grant_done(users=[user], what=what, delta=delta) + "."
+        return as_stored(answer, done)
 
 
 class InvitationApi(APIView):

@@ -11,7 +11,7 @@ from genius.clock import site_now
 from .. import enqueue, registry
 from ..errors import StateChanged
 from ..kit import Announce, RulesError
-from ..models import Game, Round, Season, SeasonPlayer, Seat, TurnClock
+from ..models import Game, Round, Season, Seat, TurnClock
 from ..wording import typed
 from ..zones import span_text
 from .audit import audit
@@ -20,6 +20,7 @@ from .commitment import commitment_publish
 from .events import bump_version, events_write
 from .hosts import require_host
 from .locks import one_game_at_a_time
+from .membership import season_join
 from .rounds import all_final, round_open
 from .seating import seat_refusal_check
 from .sitting import start_time_set
@@ -61,7 +62,7 @@ def game_seat(*, game: Game, user, actor=None) -> Seat:
     taken = game.seats.count()
     if taken >= kind.max_players:
         raise RulesError(f"{kind.name} seats at most {kind.max_players} players.", field="user")
-    SeasonPlayer.objects.get_or_create(season=game.season, user=user)
+    season_join(season=game.season, user=user, actor=actor)
     seat = Seat.objects.create(game=game, user=user, number=taken)
     bump_version(game)  # the players' list on every page
     audit(action="game_seat", actor=actor, game=game, user=user.username, seat=seat.number)

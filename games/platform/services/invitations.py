@@ -17,6 +17,7 @@ from ..kit import RulesError
 from ..models import Invitation, Season, SeasonPlayer
 from ..wording import instant_ref, plain
 from .audit import audit
+from .membership import season_join
 from .season import is_season_host
 
 MAX_DAYS = 90
@@ -85,9 +86,26 @@ def invitation_create(
     return invitation
 
 
+def invitation_text(invitation: Invitation, address: str) -> str:
+    """A few lines a host pastes into Discord with the link. The time is Discord's timestamp markup,
+    `<t:1764100800:f>`, which Discord shows to each reader in their own zone (a time written out would be in
+    one zone for everyone)."""
+    until = f"<t:{int(invitation.expires_at.timestamp())}:f>"
+    places = ""
+    if invitation.max_uses is not None:
+        left = max(invitation.max_uses - invitation.uses, 0)
+        places = f", for {left} {'person' if left == 1 else 'people'}"
+    return (
+        f"You are invited to play {invitation.season.name}!\n"
+        f"Open this link, make your account (or log in) and you are a player of the season: {address}\n"
+        f"The link works until {until}{places}."
+    )
+
+
 @transaction.atomic
 def invitation_accept(*, token: str, user) -> SeasonPlayer:
-    """`user` joins the invitation's season as a player (a member already: nothing is used)."""
+    """`user` joins the invitation's season as a player, with its starting balances (a member already:
+    nothing is used)."""
     invitation = Invitation.objects.select_for_update().select_related("season").filter(token=token).first()
     if invitation is not None:
         member = SeasonPlayer.objects.filter(season=invitation.season, user=user).first()
@@ -98,6 +116,6 @@ def invitation_accept(*, token: str, user) -> SeasonPlayer:
         raise StateChanged(plain(standing.problem, {}))
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
-    member = SeasonPlayer.objects.create(season=invitation.season, user=user)
+    member = season_join(season=invitation.season, user=user)
     audit(action="invitation_accept", actor=user, season=invitation.season, invitation=invitation.pk)
     return member

@@ -98,6 +98,17 @@ def hidden_moves(viewer, *, account=None, up_to=None) -> Coalesce:
     return Coalesce(Subquery(total, output_field=IntegerField()), 0)
 
 
+def known_balances(*, season, viewer, users=None) -> dict[tuple[int, str], int]:
+    """{(user id, "garnets" or "tokens_of_life"): balance} of the season's players (or `users`), as `viewer`
+    may know them: without what a running game they do not host moved in secret (secret_from). A host's
+    grant is answered with these, never with the balance the database holds."""
+    accounts = LedgerAccount.objects.filter(season=season, game__isnull=True)
+    if users is not None:
+        accounts = accounts.filter(user__in=[u.pk for u in users])
+    rows = accounts.annotate(known=F("balance") - hidden_moves(viewer))
+    return {(user_id, what): known for user_id, what, known in rows.values_list("user_id", "what", "known")}
+
+
 def balances(*, season, user, game=None) -> dict[str, int]:
     """The user's season balances, and with `game` that game's balances too ("cards:A" for kinds)."""
     where = Q(game__isnull=True) | Q(game=game) if game is not None else Q(game__isnull=True)

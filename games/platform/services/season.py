@@ -1,4 +1,5 @@
-"""The season around the games: host grants, transfers, and the Main Match to Death Match flow."""
+"""The season around the games: host grants, the settings' save, transfers, and the Main Match to Death Match
+flow. What each season setting is and its default: season_settings.py."""
 
 from __future__ import annotations
 
@@ -9,28 +10,18 @@ from django.db import transaction
 from genius.clock import site_now
 
 from .. import registry
-from ..errors import NotAllowed, RoundClosed, StateChanged
+from ..errors import NotAllowed, NotEnough, RoundClosed, StateChanged
 from ..kit import Announce, RulesError
 from ..models import DeathMatchPick, Game, LedgerAccount, Season, SeasonPlayer
 from ..people import shown_name
+from ..season_settings import SEASON, STARTING, season_setting
 from ..wording import instant_ref, typed, user_ref
 from ..zones import local_text, span_text
 from .audit import audit
 from .events import events_write
-from .ledger import ledger_post
+from .ledger import known_balances, ledger_post, ledger_post_many
 from .locks import one_game_at_a_time
-
-DEFAULTS = {
-    "transfers_allowed": False,
-    "death_match_type": "middle_marathon",
-    "pick_hours": 24,
-    "tol_holders_immune": True,
-    "tol_saves_from_elimination": True,
-}
-
-
-def season_setting(season: Season, name: str):
-    return (season.settings or {}).get(name, DEFAULTS[name])
+from .membership import starting_balances_catch_up
 
 
 def is_season_host(season: Season, user) -> bool:
@@ -41,27 +32,99 @@ def is_season_host(season: Season, user) -> bool:
 
 
 @transaction.atomic
-def season_grant(*, season: Season, user, what: str, delta: int, reason: str, actor):
-    """A host's grant or correction of garnets or Tokens of Life, with its reason, in the audit log."""
+def season_grant_many(*, season: Season, users: list, what: str, delta: int, reason: str, actor) -> list:
+    """A host's grant or correction of garnets or Tokens of Life to several players at once, with one
+    reason: each a ledger row and an audit row, all or none (a correction one player cannot pay takes
+    nothing from anyone). Answers the ledger rows."""
     if not is_season_host(season, actor):
         raise NotAllowed("Only a host of this season may grant or correct balances.")
     if what not in LedgerAccount.SEASON_WIDE:
         raise RulesError("Only garnets and Tokens of Life belong to the season.", field="what")
     if not reason.strip():
         raise RulesError("Say why: the reason is kept with the entry.", field="reason")
-    entry = ledger_post(
-        season=season, user=user, what=what, delta=delta, reason=f"Host: {typed(reason)}", actor=actor
-    )
-    audit(
-        action="season_grant",
-        actor=actor,
-        season=season,
-        user=user.username,
-        what=what,
-        delta=delta,
-        reason=reason,
-    )
-    return entry
+    if not users:
+        raise RulesError("Choose at least one player.", field="players")
+    if not delta:
+        raise RulesError("Grant at least 1, or take at least 1 with a minus sign.", field="delta")
+    why = f"Host: {typed(reason)}"
+    try:
+        entries = ledger_post_many(
+            season=season, game=None, postings=[(u, what, delta, why, "") for u in users], actor=actor
+        )
+    except NotEnough:
+        # The balance the database holds may count a running game's secret purchase (ledger.secret_from):
+        # the answer names who is short, never their balance.
+        raise NotEnough(_short(season, users, what, delta), field="delta") from None
+    for user in users:
+        audit(
+            action="season_grant",
+            actor=actor,
+            season=season,
+            user=user.username,
+            what=what,
+            delta=delta,
+            reason=reason,
+        )
+    return entries
+
+
+def season_grant(*, season: Season, user, what: str, delta: int, reason: str, actor):
+    """A host's grant or correction to one player (the API's): its ledger row."""
+    one = {"users": [user], "what": what, "delta": delta, "reason": reason}
+    return season_grant_many(season=season, actor=actor, **one)[0]
+
+
+def _short(season: Season, users: list, what: str, delta: int) -> str:
+    accounts = LedgerAccount.objects.filter(season=season, game__isnull=True, what=what, user__in=users)
+    held = dict(accounts.values_list("user_id", "balance"))
+    short = [u.username for u in users if held.get(u.pk, 0) + delta < 0] or [u.username for u in users]
+    have = "has" if len(short) == 1 else "have"
+    return f"{_listed(short)} {have} fewer than {amount_words(-delta, what)}: nothing was taken from anyone."
+
+
+def grant_done(*, users: list, what: str, delta: int) -> str:
+    """What a grant did, in words: "Granted 3 garnets to ann, ben, cat", "Took 1 garnet from ann"."""
+    names = _listed([u.username for u in users])
+    if delta > 0:
+        return f"Granted {amount_words(delta, what)} to {names}"
+    return f"Took {amount_words(-delta, what)} from {names}"
+
+
+def grant_answer(*, season: Season, users: list, what: str, delta: int, viewer) -> str:
+    """The answer to a grant, with each player's balance after it as `viewer` may know it:
+    "Granted 3 garnets to ann, ben, cat: ann 5, ben 3, cat 3."."""
+    known = known_balances(season=season, viewer=viewer, users=users)
+    after = ", ".join(f"{u.username} {known.get((u.pk, what), 0)}" for u in users)
+    return f"{grant_done(users=users, what=what, delta=delta)}: {after}."
+
+
+UNITS = {"garnets": ("garnet", "garnets"), "tokens_of_life": ("Token of Life", "Tokens of Life")}
+
+
+def amount_words(count: int, what: str) -> str:
+    one, many = UNITS[what]
+    return f"{count} {one if count == 1 else many}"
+
+
+def _listed(names: list[str]) -> str:
+    return ", ".join(names)
+
+
+def season_settings_changed(*, season: Season, before: dict, actor) -> dict[str, list]:
+    """After the hosts saved the season's settings (inside that transaction): the change in the audit log,
+    and a starting amount just set given to the players already in the season who have had none. Answers
+    {what: [players given it]}."""
+    # A setting left at its default and then written out with it has not changed.
+    before = {**SEASON.default_settings(), **before}
+    after = {**SEASON.default_settings(), **(season.settings or {})}
+    keys = sorted(set(before) | set(after))
+    changed = {k: [before.get(k), after.get(k)] for k in keys if before.get(k) != after.get(k)}
+    if not changed:
+        return {}
+    audit(action="season_settings", actor=actor, season=season, changed=changed)
+    if not any(key in changed for key in STARTING.values()):
+        return {}
+    return starting_balances_catch_up(season=season, actor=actor)
 
 
 @one_game_at_a_time

@@ -17,7 +17,7 @@ from genius.clock import site_now
 from .. import enqueue, registry
 from ..errors import StateChanged
 from ..kit import Announce, RulesError
-from ..models import Game, SeasonPlayer, Seat, TurnClock
+from ..models import Game, Seat, TurnClock
 from ..setting import (
     ABSENT_AT_START,
     ABSENT_REPLACED,
@@ -33,6 +33,7 @@ from .audit import audit
 from .events import bump_version, events_write
 from .hosts import require_host
 from .locks import one_game_at_a_time
+from .membership import season_join
 from .outcomes import outcome_apply
 from .seating import seat_refusal_check
 
@@ -198,7 +199,7 @@ def seat_replace(*, game: Game, seat_number: int, username: str, actor, now=None
     if user is None:
         raise RulesError("No player has that username.", field="username")
     seat_refusal_check(game, user, field="username")
-    SeasonPlayer.objects.get_or_create(season=game.season, user=user)
+    season_join(season=game.season, user=user, actor=actor)
     absent = seat.user
     seat.user, seat.here_at = user, now
     seat.save(update_fields=["user", "here_at"])
