@@ -196,3 +196,81 @@ def test_a_host_of_another_season_a_player_and_a_visitor_cannot_make_games(seaso
     for client in (as_user(alice), as_user(None)):
         assert client.get(GAME_ADD).status_code == 302
     assert not Game.objects.filter(name="Smuggled").exists()
+
+
+# -- manage.py make_host -------------------------------------------------------------------------------------
+
+
+def make_host_command(*args, **env) -> tuple[str, str]:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    out, err = StringIO(), StringIO()
+    call_command("make_host", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_make_host_makes_a_new_host_who_logs_in_and_may_make_seasons(monkeypatch, django_user_model):
+    monkeypatch.setenv("FIRST_HOST_PASSWORD", "a long pass phrase 42")
+    out, _ = make_host_command(
+        "nina", "--email", "nina@example.com", "--password-from-env", "FIRST_HOST_PASSWORD"
+    )
+    assert out.strip() == (
+        "Made the account nina: made staff, put in Hosts. They may now make seasons at /admin/."
+    )
+    nina = django_user_model.objects.get(username="nina")
+    assert nina.email == "nina@example.com" and nina.is_staff and not nina.is_superuser
+    assert nina.check_password("a long pass phrase 42")
+    assert as_user(nina).get(SEASON_ADD).status_code == 200
+
+
+def test_make_host_asks_for_the_password_twice(monkeypatch, django_user_model):
+    answers = iter(["a long pass phrase 42", "a long pass phrase 42"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    make_host_command("nina")
+    assert django_user_model.objects.get(username="nina").check_password("a long pass phrase 42")
+
+
+@pytest.mark.parametrize(
+    "typed, said",
+    [
+        (["a long pass phrase 42", "another one"], "The two passwords differ: nothing was made."),
+        (["123", "123"], "This password is too short"),
+    ],
+)
+def test_make_host_refuses_a_password_it_cannot_take_and_makes_nothing(
+    monkeypatch, django_user_model, typed, said
+):
+    from django.core.management import CommandError
+
+    answers = iter(typed)
+    monkeypatch.setattr("getpass.getpass", lambda prompt="": next(answers))
+    with pytest.raises(CommandError, match=said):
+        make_host_command("nina")
+    assert not django_user_model.objects.filter(username="nina").exists()
+
+
+def test_make_host_refuses_an_unset_variable_a_taken_address_and_a_bad_name(monkeypatch, alice):
+    from django.core.management import CommandError
+
+    monkeypatch.delenv("NO_SUCH_VAR", raising=False)
+    with pytest.raises(CommandError, match="NO_SUCH_VAR is empty or unset"):
+        make_host_command("nina", "--password-from-env", "NO_SUCH_VAR")
+    monkeypatch.setenv("PW", "a long pass phrase 42")
+    with pytest.raises(CommandError, match="Another account has the address alice@example.com"):
+        make_host_command("nina", "--email", "alice@example.com", "--password-from-env", "PW")
+    with pytest.raises(CommandError, match="username"):
+        make_host_command("nina has spaces!", "--password-from-env", "PW")
+
+
+def test_make_host_promotes_an_existing_player_once(alice):
+    out, _ = make_host_command("alice")
+    assert out.strip() == (
+        "Found the account alice: made staff, put in Hosts. They may now make seasons at /admin/."
+    )
+    alice.refresh_from_db()
+    assert alice.is_staff and alice.groups.filter(name=HOSTS).exists()
+    assert alice.check_password("pw-alice"), "a promotion asks for no password and changes none"
+    out, _ = make_host_command("alice")
+    assert out.strip() == "alice is a host already (staff, in Hosts): nothing changed."
