@@ -167,6 +167,14 @@ def _death_match_end(game: Game, kind, facts: Facts) -> str:
     return f"{name} lost and is not eliminated (the hosts decided)"
 
 
+def after_the_end(game: Game, now: datetime) -> dict:
+    """A finished game's console lines: its `outcome` and its `next_step`, read once ({} while it runs)."""
+    if game.status != Game.Status.FINISHED:
+        return {}
+    facts = facts_for([game])
+    return {"outcome": outcome(game, facts), "next_step": next_step(game, now, facts)}
+
+
 def next_step(game: Game, now: datetime, facts: Facts | None = None) -> Step:
     """The one thing that comes next for `game`, and the button or link that does it."""
     facts = facts or facts_for([game])

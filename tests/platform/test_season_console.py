@@ -159,6 +159,18 @@ def test_a_pick_waiting_says_by_when_and_remind_tells_the_candidate_through_the_
     assert again == "The opponent is already picked: nobody needs a reminder."
 
 
+def test_a_pick_past_its_deadline_links_to_where_the_hosts_set_the_opponent(client, season, hank, alice, bob):
+    mm = finished_main_match(season, hank, {alice: 1, bob: 5})
+    pick = DeathMatchPick.objects.get(main_match=mm)
+    client.force_login(hank)
+    with machine.travel(pick.deadline + dt.timedelta(minutes=1), tick=False):
+        row = row_of(console_of(client, season), mm)
+        late = press(client, season, "remind_pick", mm)
+    assert "alice did not pick by Tue 12:00 UTC: set the opponent." in row
+    assert f'href="/admin/platform/deathmatchpick/{pick.pk}/change/">Set the opponent</a>' in row
+    assert late == "The pick closed at 4 Mar 2025, 12:00 (UTC): set the opponent yourself."
+
+
 def test_a_made_pick_is_one_button_that_creates_seats_times_and_opens_the_death_match(
     client, season, hank, alice, bob, charlie
 ):

@@ -27,7 +27,7 @@ from .. import registry
 from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
 from ..models import Event, Game, Round, TurnClock
-from ..next_step import next_step, outcome
+from ..next_step import after_the_end
 from ..observation import current_round, reading, seats_with_players
 from ..people import label
 from ..registry import Viewer
@@ -162,8 +162,7 @@ def console(game: Game, hidden_link: str = "") -> dict:
         "categories": ANNOUNCE_CATEGORIES,
         "can_remind": open_round and bool(missing),
         # A finished game's outcome and what comes next, as the season's console says them (next_step.py).
-        "outcome": outcome(game),
-        "next_step": next_step(game, now) if game.status == Game.Status.FINISHED else None,
+        **after_the_end(game, now),
     }
 
 

@@ -184,7 +184,7 @@ class SeasonConsole:
         back = reverse("admin:platform_season_change", args=[season.pk])
         if game is None:
             messages.error(request, "That game is not in this season.")
-            return HttpResponseRedirect(back + "#season-console")
+            return HttpResponseRedirect(back)
         try:
             messages.success(request, ACTIONS[action](request, game))
         except (RulesError, StateChanged, NotAllowed, RoundClosed) as exc:
@@ -193,7 +193,7 @@ class SeasonConsole:
                 # The start time comes back as typed, its error beside it (the console reads it again).
                 query = {"game": game.pk, "start_at": request.POST.get("start_at", "")}
                 return HttpResponseRedirect(f"{back}?{_encoded(query)}#game-{game.pk}")
-        return HttpResponseRedirect(back + "#season-console")
+        return HttpResponseRedirect(back)  # the answer above the console, both at the top of the page
 
     def render_change_form(self, request, context, add=False, change=False, form_url="", obj=None):
         if obj is not None and obj.pk:
