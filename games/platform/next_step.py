@@ -55,14 +55,20 @@ class Facts:
     decided_by: dict[int, DeathMatchPick] = field(default_factory=dict)  # Death Match id: its pick
     tokens: dict[int, list[LedgerEntry]] = field(default_factory=dict)  # finished game id: its ToL rows
     eliminated: set[tuple[int, int]] = field(default_factory=set)  # (season id, user id)
+    # The games whose rounds the viewer may see into (who has saved): those they host; None, all of them.
+    hosted: set[int] | None = None
 
 
-def facts_for(games: list[Game]) -> Facts:
-    """Everything `outcome` and `next_step` say of `games`, in at most seven queries whatever their number."""
+def facts_for(games: list[Game], viewer=None) -> Facts:
+    """Everything `outcome` and `next_step` say of `games` to `viewer` (None: a host of each), in at most
+    eight queries whatever their number."""
     facts = Facts()
     if not games:
         return facts
     ids = [g.pk for g in games]
+    if viewer is not None and not viewer.is_superuser:
+        # A season's host who does not host a game is told when its round closes, not who has saved in it.
+        facts.hosted = set(Game.objects.filter(pk__in=ids, hosts=viewer).values_list("pk", flat=True))
     for seat in Seat.objects.filter(game_id__in=ids).select_related("user__profile").order_by("number"):
         facts.seats.setdefault(seat.game_id, []).append(seat)
     running = [g.pk for g in games if g.status == Game.Status.RUNNING]
@@ -220,26 +226,26 @@ def _rounds(game: Game, kind, facts: Facts, now: datetime) -> Step:
         return Step(f"Round {rnd.number} failed: press Retry on its console.", **link)
     if rnd.status == Round.Status.RESOLVED:
         return Step(f"Round {rnd.number} is resolved; the next one opens.", **link)
-    waiting = _waiting(game, kind, rnd, facts)
+    waiting = _waiting(game, kind, rnd, facts) if facts.hosted is None or game.pk in facts.hosted else ""
     if rnd.remaining_when_paused is not None:
-        return Step(f"Paused: Round {rnd.number} keeps {left(rnd.remaining_when_paused)} {waiting}.", **link)
+        return Step(f"Paused: Round {rnd.number} keeps {left(rnd.remaining_when_paused)}{waiting}.", **link)
     if rnd.closes_at <= now:
         return Step(f"Round {rnd.number} closed {when(rnd.closes_at)} and waits to be resolved.", **link)
-    return Step(f"Round {rnd.number} closes in {left(rnd.closes_at - now)} {waiting}.", **link)
+    return Step(f"Round {rnd.number} closes in {left(rnd.closes_at - now)}{waiting}.", **link)
 
 
 def _waiting(game: Game, kind, rnd: Round, facts: Facts) -> str:
-    """Who the open round waits for: "(4 not submitted)", or in a decision round "(ann decides)"."""
+    """Who the open round waits for: " (4 not submitted)", or in a decision round " (ann decides)"."""
     saved = facts.saved.get(rnd.pk, set())
     owed = [(seat, kind.owed(game, seat, rnd)) for seat in facts.seats.get(game.pk, [])]
     owed = [(seat, what) for seat, what in owed if what is not None]
     missing = [seat for seat, _ in owed if seat.pk not in saved]
     if owed and all(what == "decision" for _, what in owed):
         if not missing:
-            return "(decided)"
+            return " (decided)"
         names = ", ".join(label(seat.user) for seat in missing)
-        return f"({names} decide{'s' * (len(missing) == 1)})"
-    return f"({len(missing)} not submitted)" if missing else "(all submitted)"
+        return f" ({names} decide{'s' * (len(missing) == 1)})"
+    return f" ({len(missing)} not submitted)" if missing else " (all submitted)"
 
 
 def _live(game: Game, facts: Facts, now: datetime) -> Step:

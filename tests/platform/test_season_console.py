@@ -120,7 +120,7 @@ def test_a_draft_that_is_ready_has_a_start_button_that_starts_it(client, season,
 
 
 def test_a_running_round_says_when_it_closes_and_how_many_have_not_submitted(
-    client, season, hank, alice, bob, charlie
+    client, season, hank, alice, bob, charlie, make_user
 ):
     with machine.travel(NOON, tick=False):
         game = tally(season, hank, [alice, bob, charlie], window_minutes=300)
@@ -131,6 +131,12 @@ def test_a_running_round_says_when_it_closes_and_how_many_have_not_submitted(
     assert "<td>Running</td>" in row
     assert "Round 0 closes in 4 h (2 not submitted)." in row
     assert f'href="/admin/platform/game/{game.id}/change/">Its console</a>' in row
+    # A host of the season who does not host the game is told when its round closes, not who has saved.
+    olga = make_user("olga", is_staff=True)
+    season.hosts.add(olga)
+    client.force_login(olga)
+    row = row_of(console_of(client, season), game)
+    assert "Round 0 closes in 4 h." in row and "submitted" not in row
 
 
 def test_a_pick_waiting_says_by_when_and_remind_tells_the_candidate_through_the_outbox(
@@ -185,7 +191,7 @@ def test_a_made_pick_is_one_button_that_creates_seats_times_and_opens_the_death_
     # The start time proposed: the next full hour, a day on; the host may pick another.
     field = f'type="datetime-local" id="start-at-{mm.id}" name="start_at" value="2025-03-04T13:00"'
     assert field in row
-    assert ">Create and open it</button>" in row
+    assert ">Create and open it</button>" in row and "Start time (UTC)</label>" in row
 
     answer = press(client, season, "create_death_match", mm, start_at="2025-03-04T18:30")
     dm = Game.objects.get(decides_pick__main_match=mm)

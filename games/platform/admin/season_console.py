@@ -83,7 +83,7 @@ def season_console(season: Season, viewer, now: datetime, typed: dict | None = N
         for p in sorted(players, key=lambda p: (p.eliminated, p.user.username))
     ]
     games = list(Game.objects.filter(season=season).order_by("created_at", "pk"))
-    facts = facts_for(games)
+    facts = facts_for(games, viewer)
     typed = typed or {}
     shown = []
     for game in games:
