@@ -27,6 +27,7 @@ from .. import registry
 from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
 from ..models import Event, Game, Round, TurnClock
+from ..next_step import after_the_end
 from ..observation import current_round, reading, seats_with_players
 from ..people import label
 from ..registry import Viewer
@@ -160,6 +161,8 @@ def console(game: Game, hidden_link: str = "") -> dict:
         "seated": f"{len(seats)} seated ({kind.min_players} to {kind.max_players} players)",
         "categories": ANNOUNCE_CATEGORIES,
         "can_remind": open_round and bool(missing),
+        # A finished game's outcome and what comes next, as the season's console says them (next_step.py).
+        **after_the_end(game, now),
     }
 
 

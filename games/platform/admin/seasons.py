@@ -8,11 +8,12 @@ from django.contrib import admin
 from ..models import Game, Season, SeasonPlayer
 from ..services.events import bump_version
 from . import cohosts, season_form
+from .season_console import SeasonConsole
 from .season_form import SeasonAdminForm
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(SeasonConsole, admin.ModelAdmin):
     form = SeasonAdminForm
     list_display = ("name", "created_at")
     filter_horizontal = ("hosts",)
