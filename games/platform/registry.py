@@ -56,6 +56,15 @@ class Verdict:
 
 
 @dataclass
+class Deciders:
+    """Who decides a round that only some seats decide: the decision in the game's words ("the winner's
+    choice") and the seats (numbers from 0) that decide it. The console lists and counts only these."""
+
+    what: str
+    seats: list[int]
+
+
+@dataclass
 class Outcome:
     """What a resolution or an action did: the new rules state, its events, and whether the game is over."""
 
@@ -155,6 +164,12 @@ class GameType:
         """One saved submission (a turns game: one move) in the game's own words, for the hosts' console:
         "Clue with A×2; spectate 4; bets D:3", never JSON. Only a game's hosts read it."""
         raise NotImplementedError(f"{self.slug} does not say how to describe a submission")
+
+    def deciders(self, game: Game, round: Round) -> Deciders | None:
+        """Who decides `round`, where the rules give it to a few seats (the horse race's winner's choice and
+        its EC vote); None: every seat submits. Only a game whose pages name the deciders to everyone says
+        so here, though only the hosts' console reads it."""
+        return None
 
     def verdicts(self, game: Game) -> list[Verdict]:
         """The hosts' verdicts this round needs (given or not): the console lists those still waiting, with
