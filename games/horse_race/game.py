@@ -6,7 +6,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from games.platform.kit import Announce, Ledger, RulesError
-from games.platform.registry import MAIN_MATCH, GameType, Outcome
+from games.platform.registry import MAIN_MATCH, Deciders, GameType, Outcome
 
 from . import decisions
 from .decisions import LAST_DECISION_ROUND
@@ -124,6 +124,15 @@ class HorseRace(GameType):
         if round.number > ROUNDS:
             return "decision" if decisions.owes(decisions.decision_now(load(game)), seat.number) else None
         return "submission"
+
+    def deciders(self, game, round) -> Deciders | None:
+        """Rounds 11 and 12 are decided by a few: the sole winner's choice, then those who won a ToL vote."""
+        if round.number <= ROUNDS or not game.state:
+            return None
+        decision = decisions.decision_of_round(load(game), round.number)
+        if decision is None:
+            return None
+        return Deciders(decisions.NAMES[decision["kind"]], decisions.deciders(decision))
 
     def form_to_payload(self, form) -> dict:
         if isinstance(form, RoundForm):
