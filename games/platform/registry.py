@@ -206,6 +206,12 @@ class GameType:
         others"), so a game returns them only where the rules make who decides public."""
         return None
 
+    def offers_waiting(self, seats: list[Seat]) -> dict[int, int]:
+        """How many offers made to each of these seats (one player's, all in running games of this type)
+        wait for that player's answer, by seat id (the horse race's trade offers), for "awaiting you": one
+        query for all of them. The default: none, and no query."""
+        return {}
+
     # -- operations between rounds or at any time (trades, purchases, flips): name -> handler ------------
     def operations(self) -> dict:
         """Named operations a viewer may run: handler(game, viewer, payload) -> Outcome, or RulesError."""
