@@ -5,21 +5,35 @@ and audit-logged; and nobody but the game's hosts reaches either."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.contrib.messages import get_messages
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
-from games.platform.models import AuditLog, Event, ExcusedRound, LedgerAccount, LedgerEntry, SeasonPlayer
+from games.platform.models import (
+    AuditLog,
+    Event,
+    ExcusedRound,
+    Game,
+    LedgerAccount,
+    LedgerEntry,
+    SeasonPlayer,
+)
 from games.platform.services import games as game_services
 from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.reminders import reminder_send_now
 from games.platform.services.rounds import latest_submissions
+from games.platform.services.sitting import here_say
 from tests.api_support import api, observe, operate, page_client, submit, told
 from tests.cards_table.site_support import NAMES as TEN
 from tests.cards_table.site_support import make_game as make_cards
 from tests.horse_race.site_support import NAMES as NINE
 from tests.horse_race.site_support import make_game as make_race
+from tests.sweeping import sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -218,3 +232,108 @@ def test_nobody_but_the_games_hosts_gives_a_seat_or_excuses_a_round(client, race
     assert refused.status_code in (401, 403, 404)
     assert race.seats.get(number=0).user == nine[0] and not ExcusedRound.objects.exists()
     assert (Event.objects.filter(game=race).count(), AuditLog.objects.filter(game=race).count()) == before
+
+
+# -- a live match is created with its start time -------------------------------------------------------------
+
+
+def add_form(client, **changes) -> dict:
+    """The game admin's add form as a host posts it, with `changes` over what it offers."""
+    page = client.get("/admin/platform/game/add/")
+    form = page.context["adminform"].form
+    data = {}
+    for name, field in form.fields.items():
+        value = field.initial() if callable(field.initial) else field.initial
+        if value not in (None, False, ""):
+            data[name] = field.prepare_value(value) if name == "start_time" else value
+    data.update(changes)
+    return data
+
+
+@pytest.fixture
+def t0():
+    return timezone.now().replace(second=0, microsecond=0) + timedelta(days=1)
+
+
+def live_made_in_the_admin(client, season, hank, t0, **changes) -> Game:
+    start = t0 + timedelta(minutes=10)
+    with time_machine.travel(t0, tick=False):
+        client.force_login(hank)
+        data = add_form(
+            client,
+            season=season.pk,
+            game_type="tally_duel",
+            name="Duel",
+            hosts=[hank.pk],
+            seat_players="alice bob",
+            start_time=timezone.localtime(start).strftime("%Y-%m-%dT%H:%M"),
+            **changes,
+        )
+        answer = client.post("/admin/platform/game/add/", data)
+        assert answer.status_code == 302, answer.context["adminform"].form.errors
+        game = Game.objects.get(name="Duel")
+        assert press(client, game, "start").startswith("Started")
+        alice_here = game.seats.get(number=0)
+        here_say(seat=alice_here)  # bob never comes
+    game.refresh_from_db()
+    assert game.settings["clocks_start"] == "at the start time" and game.clocks_start_at == start
+    assert game.clocks_started_at is None
+    return game
+
+
+def test_the_add_form_offers_a_start_time_and_what_absence_means(client, season, hank):
+    client.force_login(hank)
+    page = client.get("/admin/platform/game/add/").content.decode()
+    assert "A live match" in page and 'name="start_time"' in page and 'type="datetime-local"' in page
+    assert "A player absent at the start time" in page and "is replaced by a player the hosts name" in page
+    form = client.get("/admin/platform/game/add/").context["adminform"].form
+    offered = form.fields["start_time"].initial()
+    assert offered > timezone.now() and (offered.hour, offered.minute) == (20, 0)
+
+
+def test_a_live_match_made_in_the_admin_starts_at_its_start_time_and_the_absent_loses(
+    client, season, hank, alice, bob, t0
+):
+    game = live_made_in_the_admin(client, season, hank, t0)  # "loses", as the form offers
+    assert game.settings["absent_at_start"] == "loses"
+    with time_machine.travel(t0 + timedelta(minutes=10, seconds=1), tick=False):
+        sweep()
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert "The start time came and bob is not here." in told(game)
+
+
+def test_a_live_match_made_in_the_admin_gives_the_absent_players_seat_as_the_hosts_chose(
+    client, season, hank, alice, bob, charlie, t0
+):
+    game = live_made_in_the_admin(client, season, hank, t0, absent_at_start="is replaced")
+    with time_machine.travel(t0 + timedelta(minutes=10, seconds=1), tick=False):
+        sweep()
+        game.refresh_from_db()
+        assert game.status == Game.Status.RUNNING and game.clocks_started_at is None
+        page = console_of(client, game)
+        assert "Give a seat to another player" in page and "Excuse a missed round" not in page
+        answer = press(client, game, "replace", seat="1", username="charlie", **CONFIRM)
+    assert answer == "Seat 2: bob's seat is now played by charlie. Everyone is told."
+    game.refresh_from_db()
+    assert game.clocks_started_at == t0 + timedelta(minutes=10, seconds=1)
+    assert game.seats.get(number=1).user == charlie
+
+
+def test_a_live_match_needs_a_start_time_to_come_and_a_game_of_rounds_ignores_it(client, season, hank, t0):
+    client.force_login(hank)
+    base = {"season": season.pk, "name": "Duel", "hosts": [hank.pk]}
+    for start, words in (
+        ("", "A live match needs a start time: its clocks start then."),
+        ("2001-01-01T20:00", "The start time has passed: pick a time to come."),
+    ):
+        answer = client.post(
+            "/admin/platform/game/add/", add_form(client, game_type="tally_duel", start_time=start, **base)
+        )
+        assert answer.status_code == 200 and answer.context["adminform"].form.errors["start_time"] == [words]
+    assert not Game.objects.exists()
+    answer = client.post(
+        "/admin/platform/game/add/", add_form(client, game_type="tally", start_time="", **base)
+    )
+    assert answer.status_code == 302
+    assert "start_time" not in Game.objects.get().settings
