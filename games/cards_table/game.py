@@ -24,6 +24,7 @@ from .rules import (
     HEAT_RULES,
     Phase,
     apply_action,
+    excuse_round,
     judge_heat_guess,
     new_game,
     resolve_round,
@@ -250,6 +251,15 @@ class CardsTable(GameType):
 
     def verdicts(self, game):
         return heat_verdicts(game)
+
+    def round_excuse(self, game, seat_number: int, round_number: int) -> str:
+        # "Players must do each of these actions once across the 3 rounds. Failure to do so will result in
+        # your total score being set to 3": the excused round's missing action is not asked of the seat.
+        game.state = dump(excuse_round(load(game), seat_number, round_number))
+        return (
+            "The action it did not carry out that round is not asked of it: its total is not set to 3 for "
+            "that (docs/rulings/cards_table.md)."
+        )
 
     # -- during the window ------------------------------------------------------------------------------
     def operations(self) -> dict:

@@ -279,6 +279,27 @@ class Submission(models.Model):
         raise ValueError("Submissions are append-only: they are never deleted.")
 
 
+class ExcusedRound(models.Model):
+    """A host excused a seat's missed round (issue 29.5). What it means is the game's (`round_excuse`: the
+    missed round's penalty lifted, or this record only); the console shows the seat excused, not missing."""
+
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="excused_rounds")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="excused")
+    by = models.ForeignKey(
+        conf.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name = "excused round"
+        constraints = [
+            models.UniqueConstraint(fields=["seat", "round"], name="one_excuse_per_seat_and_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{person_label(self.seat.user)}, Round {self.round.number}, excused"
+
+
 class Event(models.Model):
     """An ordered event of a game: a public announcement, or a reveal to one seat's inbox."""
 

@@ -176,6 +176,13 @@ class GameType:
         a button per answer. A round that waits for one raises NotReady from `resolve_round`."""
         return []
 
+    def round_excuse(self, game: Game, seat_number: int, round_number: int) -> str:
+        """A host excused the seat's missed round (issue 29.5): apply what that means in the game's rules to
+        `game.state` (the caller saves it, with the record) and say it in words, or raise RulesError when it
+        cannot be excused. The default is a game whose rules cost a missed round nothing beyond what was not
+        done: the excuse is recorded, and changes nothing."""
+        return "Its rules cost a missed round nothing more than what was not done: the excuse is recorded."
+
     # -- turns --------------------------------------------------------------------------------------------
     def pending(self, game: Game) -> Pending | None:
         return None

@@ -9,6 +9,7 @@ from .generator import generate_boards, redraw_boards
 from .heat import HEAT_RULES, compute_heat
 from .play import (
     declare_action,
+    excuse_round,
     flip,
     heat_at,
     judge_heat_guess,
@@ -60,6 +61,7 @@ __all__ = [
     "board_from_rows",
     "compute_heat",
     "declare_action",
+    "excuse_round",
     "flip",
     "full_view",
     "generate_boards",

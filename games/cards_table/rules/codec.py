@@ -42,7 +42,9 @@ def from_json(hint, data):
         return hint(data)
     if dataclasses.is_dataclass(hint):
         hints = _hints(hint)
-        return hint(**{f.name: from_json(hints[f.name], data[f.name]) for f in dataclasses.fields(hint)})
+        # A field the stored JSON lacks (a state stored before the field existed) takes its default.
+        fields = [f for f in dataclasses.fields(hint) if f.name in data]
+        return hint(**{f.name: from_json(hints[f.name], data[f.name]) for f in fields})
     if hint is typing.Any:
         return data
     return hint(data)

@@ -282,6 +282,31 @@ def judge_heat_guess(state: State, seat: int, correct: bool) -> tuple[State, lis
     return replace(state, heat_guesses=tuple(guesses)), []
 
 
+def excuse_round(state: State, seat: int, rnd: int) -> State:
+    """A host excused the seat's missed round (issue 29.5): "Players must do each of these actions once across
+    the 3 rounds" then asks of it one action fewer for that round, if it carried out none there (see
+    `missing_action`). Only while the rounds are played: the end of the match counts the totals once."""
+    if state.phase is not Phase.PLAYING:
+        raise RulesError("The points are counted already: an excuse changes them no more.", field="round")
+    seat = _check_playing(state, seat)
+    if not isinstance(rnd, int) or not 1 <= rnd <= len(state.seats[seat]):
+        raise RulesError(f"Only Rounds 1-{len(state.seats[seat])} can be excused.", field="round")
+    rounds = list(state.seats[seat])
+    rounds[rnd - 1] = replace(rounds[rnd - 1], excused=True)
+    seats = list(state.seats)
+    seats[seat] = tuple(rounds)
+    return replace(state, seats=tuple(seats))
+
+
+def missing_action(state: State, seat: int) -> bool:
+    """ "Failure to do so will result in your total score being set to 3": some action was never carried out,
+    more of them than the seat's excused rounds without an action forgive."""
+    used = actions_used(state, seat)
+    missing = sum(action not in used for action in ACTION_ORDER)
+    forgiven = sum(sr.excused and sr.action is None for sr in state.seats[seat])
+    return missing > forgiven
+
+
 def pending_heat_judgements(state: State) -> list[int]:
     """Seats whose heat guess waits for the host's verdict (the round cannot close before it)."""
     return [s for s, g in enumerate(state.heat_guesses) if g is not None and g.verdict is None]

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from games.platform.kit import Announce, Ledger, Reveal, RulesError, threshold_award
 
-from .cards import ACTION_ORDER, ROUNDS, Action, cell_name, index
-from .play import actions_used, card_at, flip_penalty, pending_heat_judgements, scoring_cell
+from .cards import ROUNDS, Action, cell_name, index
+from .play import card_at, flip_penalty, missing_action, pending_heat_judgements, scoring_cell
 from .scoring import (
     board_guess_winners,
     capped,
@@ -239,8 +239,7 @@ def _end_of_match(state: State) -> tuple[State, list]:
     state = replace(state, points=state.points + tuple(_end_bonuses(state)))
     missing = []
     for seat in range(n):
-        used = actions_used(state, seat)
-        if any(action not in used for action in ACTION_ORDER):
+        if missing_action(state, seat):
             total = sum(p.delta for p in state.points if p.seat == seat)
             missing.append(
                 Points(

@@ -42,6 +42,7 @@ class SeatRound:
     board_guess: tuple[GuessCell, ...] | None = None  # 25 cells, row by row
     top_guess: int | None = None  # the seat guessed to top the previous round's primary list
     peeks: tuple[Cell, ...] = ()  # cards of the previous round bought with a garnet
+    excused: bool = False  # a host excused the round: the action it misses is not asked (excuse_round)
 
 
 @dataclass(frozen=True)

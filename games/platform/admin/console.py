@@ -31,13 +31,14 @@ from ..next_step import after_the_end
 from ..observation import current_round, reading, seats_with_players
 from ..people import label
 from ..registry import Viewer
+from ..services import absence, rounds, sitting
 from ..services import games as game_services
-from ..services import rounds, sitting
 from ..services.audit import audit
 from ..services.events import announcement_post
 from ..services.live import operation_run
 from ..services.reminders import reminder_send_now
 from ..services.rounds import Resolution, latest_submissions
+from . import absence as absence_forms
 from .confirm import Button, ask_first, asks_first, confirming, question
 
 log = logging.getLogger(__name__)
@@ -108,10 +109,12 @@ def console(game: Game, hidden_link: str = "") -> dict:
         deciding = kind.deciders(game, rnd) if kind.flow == "rounds" and rnd is not None else None
         if kind.flow == "rounds" and rnd is not None:
             latest = latest_submissions(rnd)
+            excused = absence.excused_seats(rnd)
             for seat in _deciding(seats, deciding):
                 saved = latest.get(seat.number)
                 if saved is None:
-                    rows.append(SeatRow(seat.number + 1, label(seat.user), "not submitted"))
+                    missed = "excused" if seat.number in excused else "not submitted"
+                    rows.append(SeatRow(seat.number + 1, label(seat.user), missed))
                     continue
                 rows.append(
                     SeatRow(
@@ -437,6 +440,8 @@ ACTIONS = {
     "remind": remind,
     "announce": announce,
     "verdict": verdict,
+    "replace": absence_forms.replace,
+    "excuse": absence_forms.excuse,
 }
 
 
@@ -478,6 +483,8 @@ class HostConsole:
         if obj is not None and obj.pk:
             try:
                 context["console"] = console(obj, self.hidden_link(obj))
+                kind, rnd = context["console"]["kind"], context["console"]["round"]
+                context["console"]["absence"] = absence_forms.absence_forms(request, obj, kind, rnd)
             except Exception as exc:  # the game's own code, most likely: the buttons must still show
                 log.exception("The console of game %s could not be read", obj.pk)
                 context["console"] = console_unreadable(obj, exc)

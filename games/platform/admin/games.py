@@ -18,7 +18,7 @@ from ..services import games as game_services
 from ..services import rounds
 from ..services.audit import audit
 from ..services.events import bump_version
-from . import settings_form
+from . import live_start, settings_form
 from .actions import run_service
 from .console import HostConsole
 from .scoping import HostScoped
@@ -131,6 +131,7 @@ class GameAdminForm(forms.ModelForm):
         each checked by its own setting next to its field: a bad value never reaches the rules."""
         data = super().clean()
         if not self.instance.pk:
+            self.live_settings = live_start.clean(self, data)
             return data
         try:
             kind = registry.get(data.get("game_type") or self.instance.game_type)
@@ -191,6 +192,8 @@ class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
         may name them)."""
         kind, described = self._described(obj)
         attrs = {"described": described, **settings_form.settings_fields(described)}
+        if obj is None:
+            attrs.update(live_start.fields())  # a live match's start time, in this host's zone
         kwargs["form"] = type("GameSettingsForm", (self.form,), attrs)
         return super().get_form(request, obj, change=change, **kwargs)
 
@@ -201,7 +204,11 @@ class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
                 "Saving opens the game's page, with every setting of its type (each ruling with the sentence "
                 "of the rules it reads), the hidden data and the seats."
             )
-            return [(None, {"fields": game, "description": words})]
+            live = "A live match (a game on turn clocks) starts its clocks at its start time."
+            return [
+                (None, {"fields": game, "description": words}),
+                ("A live match", {"fields": live_start.FIELDS, "description": live}),
+            ]
         kind, described = self._described(obj)
         names = [settings_form.field_name(s) for s in described]
         if kind is None or not described or settings_form.undescribed(obj.settings or {}, described):
@@ -245,6 +252,7 @@ class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
                 name=obj.name,
                 public=obj.public,
                 seed=obj.seed,
+                settings=getattr(form, "live_settings", None),
                 hosts=[request.user],
                 actor=request.user,
             )

@@ -98,7 +98,9 @@ class SeatIn(serializers.Serializer):
 
 class ReplaceIn(serializers.Serializer):
     seat = serializers.IntegerField(
-        min_value=0, max_value=MAX_NUMBER, help_text="The absent player's seat number (0 is seat 1)."
+        min_value=0,
+        max_value=MAX_NUMBER,
+        help_text="The seat number of the absent player, or of the one who left (0 is seat 1).",
     )
     username = serializers.CharField(help_text="The player who takes the seat; they are here at once.")
 

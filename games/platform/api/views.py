@@ -33,8 +33,8 @@ from ..observation import (
     visible_games,
 )
 from ..people import shown_name
+from ..services import absence, live, rounds, sitting
 from ..services import games as game_services
-from ..services import live, rounds, sitting
 from ..services import season as season_services
 from ..services.chat import chat_access, chat_messages, chat_post, chat_read, chats_mute, require_player
 from ..services.death_match import death_match_create
@@ -364,13 +364,16 @@ class HostReplaceApi(HostApi):
     @extend_schema(
         request=s.ReplaceIn,
         responses={200: s.ObservationOut, 409: s.DetailOut},
-        summary="Give an absent player's seat to another player (before the clocks start)",
+        summary=(
+            "Give a seat to another player: an absent player's at a live match before its clocks start, "
+            "a leaver's at a running Main Match"
+        ),
     )
     def post(self, request, game_id: int):
         game, viewer = self.host_game(request, game_id)
         data = s.ReplaceIn(data=request.data)
         data.is_valid(raise_exception=True)
-        given = sitting.seat_replace(
+        given = absence.seat_replace(
             game=game,
             seat_number=data.validated_data["seat"],
             username=data.validated_data["username"],

@@ -37,7 +37,12 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
     if rnd is None:
         raise StateChanged("There is no open round: nobody has a submission to send.")
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    missing = list(game.seats.exclude(pk__in=submitted).select_related("user__profile"))
+    # A seat the hosts excused from the round is not missing from it.
+    missing = list(
+        game.seats.exclude(pk__in=submitted)
+        .exclude(excused_rounds__round=rnd)
+        .select_related("user__profile")
+    )
     willing = {uid for uid, *_ in wanting([s.user_id for s in missing], "reminder")}
     emailed = [s.user for s in missing if s.user_id in willing]
     unwilling = [s.user for s in missing if s.user_id not in willing]

@@ -10,8 +10,6 @@ waits for the hosts to give the seat to another player (`seat_replace`), as the 
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-
 from genius.clock import site_now
 
 from .. import enqueue, registry
@@ -33,9 +31,8 @@ from .audit import audit
 from .events import bump_version, events_write
 from .hosts import require_host
 from .locks import one_game_at_a_time
-from .membership import season_join
 from .outcomes import outcome_apply
-from .seating import seat_refusal_check
+from .seating import newcomer, seat_give, seat_to_give
 
 
 def start_time(game: Game):
@@ -186,23 +183,15 @@ def seat_replace(*, game: Game, seat_number: int, username: str, actor, now=None
             'This match was set up so that an absent player loses; "absent_at_start" is not "is replaced".',
             field="seat",
         )
-    seat = (
-        Seat.objects.select_for_update().select_related("user").filter(game=game, number=seat_number).first()
-    )
-    if seat is None:
-        raise RulesError(f"There is no seat {seat_number + 1} in this game.", field="seat")
+    seat = seat_to_give(game, seat_number)
     if seat.here_at is not None:
         raise RulesError(
             f"Seat {seat_number + 1}'s player is here: only an empty seat is given.", field="seat"
         )
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise RulesError("No player has that username.", field="username")
-    seat_refusal_check(game, user, field="username")
-    season_join(season=game.season, user=user, actor=actor)
-    absent = seat.user
-    seat.user, seat.here_at = user, now
-    seat.save(update_fields=["user", "here_at"])
+    user = newcomer(username)
+    absent, _ = seat_give(game=game, seat=seat, user=user, actor=actor)
+    seat.here_at = now
+    seat.save(update_fields=["here_at"])
     events_write(
         game=game,
         events=[Announce(f"The hosts gave {user_ref(absent)}'s seat to {user_ref(user)}, who is here.")],
