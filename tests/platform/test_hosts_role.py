@@ -405,3 +405,24 @@ def test_two_first_runs_sent_at_once_make_one_host(monkeypatch, django_user_mode
     assert sorted(answers.values()) == [302, 404], answers
     made = list(django_user_model.objects.values_list("username", flat=True))
     assert made == [name for name, status in answers.items() if status == 302]
+
+
+# -- the demo's host -----------------------------------------------------------------------------------------
+
+
+def test_the_demos_host_is_in_hosts_and_makes_a_season_it_then_hosts(django_user_model):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("load_demo", "--quiet", stdout=StringIO())
+    call_command("load_demo", "--quiet", stdout=StringIO())  # run again: still one host, once in Hosts
+    host = django_user_model.objects.get(username="host")
+    assert host.groups.filter(name=HOSTS).count() == 1
+    assert not django_user_model.objects.filter(username="player1", groups__name=HOSTS).exists()
+    assert host.check_password("host-demo-pass")
+    client = as_user(host)
+    assert client.get(SEASON_ADD).status_code == 200
+    answer = client.post(SEASON_ADD, season_data("Host's own"))
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    assert list(Season.objects.get(name="Host's own").hosts.all()) == [host]
