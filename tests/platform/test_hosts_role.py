@@ -365,6 +365,24 @@ def test_a_wrong_value_is_an_error_next_to_its_field_and_nothing_typed_is_lost(
         assert f'value="{sent["password1"]}"' not in html
 
 
+def test_make_run_on_an_empty_site_says_where_to_make_the_first_host(alice):
+    from io import StringIO
+
+    from games.platform.management.commands.serve_all import Command as ServeAll
+
+    def greeting() -> str:
+        said = StringIO()
+        ServeAll(stdout=said, no_color=True)._greet(
+            "http://127.0.0.1:8000/", {"verbose": False, "demo": False}, ""
+        )
+        return said.getvalue()
+
+    assert "first-run" not in greeting()
+    alice.delete()
+    said = "No account yet: open http://127.0.0.1:8000/first-run/ to make the first host"
+    assert f"{said} (or manage.py make_host)." in greeting()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_first_runs_sent_at_once_make_one_host(monkeypatch, django_user_model):
     """Both forms are sent while nobody exists. Each waits (up to 2 s) for the other inside its transaction,
