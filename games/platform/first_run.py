@@ -21,14 +21,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from .lookalikes import normalized
-from .services.host_role import SiteHasUsers, first_host_create
-
-# Where a site with no account sends its visitors from: the home page, and the admin (its login page too).
-ASKED_FROM = ("/", "/admin/")
-
-
-def site_is_empty() -> bool:
-    return not get_user_model().objects.exists()
+from .services.host_role import SiteHasUsers, first_host_create, site_is_empty
 
 
 class FirstHostForm(UserCreationForm):
@@ -92,7 +85,7 @@ class FirstRunMiddleware:
     def __call__(self, request):
         if (
             request.method in ("GET", "HEAD")
-            and (request.path == "/" or request.path.startswith(ASKED_FROM[1]))
+            and (request.path == "/" or request.path.startswith("/admin/"))  # the admin's login page too
             and not request.user.is_authenticated
             and site_is_empty()
         ):

@@ -84,6 +84,11 @@ def season_hosts_changed(*, season: Season, before: set[int], actor) -> list:
     return added
 
 
+def site_is_empty() -> bool:
+    """No account at all: the first-run page asks for the first host."""
+    return not get_user_model().objects.exists()
+
+
 class SiteHasUsers(Exception):
     """The first-run page was sent after someone else's made the first account."""
 

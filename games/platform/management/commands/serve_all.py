@@ -301,7 +301,7 @@ class Command(BaseCommand):
             if season is not None and host is not None:
                 for line in greeting(season, host, url):
                     self.stdout.write(line)
-        from games.platform.first_run import site_is_empty
+        from games.platform.services.host_role import site_is_empty
 
         if site_is_empty():
             first_run = url.rstrip("/") + "/first-run/"
