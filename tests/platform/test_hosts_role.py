@@ -444,3 +444,23 @@ def test_the_demos_host_is_in_hosts_and_makes_a_season_it_then_hosts(django_user
     answer = client.post(SEASON_ADD, season_data("Host's own"))
     assert answer.status_code == 302, answer.content.decode()[:3000]
     assert list(Season.objects.get(name="Host's own").hosts.all()) == [host]
+
+
+# -- the migration -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_puts_the_staff_who_host_already_in_hosts(make_user, django_user_model):
+    from django.core.management import call_command
+
+    call_command("migrate", "platform", "0017", verbosity=0)
+    hank = make_user("hank", is_staff=True)
+    gina = make_user("gina", is_staff=True)
+    make_user("stan", is_staff=True)  # staff hosting nothing
+    alice = make_user("alice")  # hosts a season but is no staff: the admin would not let her in
+    season = Season.objects.create(name="Before")
+    season.hosts.add(hank, alice)
+    Game.objects.create(season=season, game_type="tally", name="Old").hosts.add(gina)
+    call_command("migrate", "platform", verbosity=0)
+    members = django_user_model.objects.filter(groups__name=HOSTS).values_list("username", flat=True)
+    assert sorted(members) == ["gina", "hank"]
