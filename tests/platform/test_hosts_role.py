@@ -316,10 +316,11 @@ def test_the_first_host_is_made_logged_in_and_sent_to_add_a_season(client, djang
     assert list(Season.objects.get(name="Spring").hosts.all()) == [nina]
 
 
-def test_the_page_is_gone_once_anyone_has_an_account(client, alice, django_user_model):
-    assert client.get(FIRST_RUN).status_code == 404
-    assert client.post(FIRST_RUN, FIRST_HOST).status_code == 404
-    assert list(django_user_model.objects.all()) == [alice]
+def test_the_page_is_gone_once_anyone_has_an_account(client, alice, hank, django_user_model):
+    for someone in (client, as_user(alice), as_user(hank)):  # a visitor, a player, a host
+        assert someone.get(FIRST_RUN).status_code == 404
+        assert someone.post(FIRST_RUN, FIRST_HOST).status_code == 404
+    assert set(django_user_model.objects.all()) == {alice, hank}
     # And nobody is sent there any more.
     assert client.get("/").status_code == 200
     assert client.get("/admin/")["Location"].startswith(reverse("admin:login"))
