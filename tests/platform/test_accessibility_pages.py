@@ -26,6 +26,9 @@ def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_p
         page = page_as(None, width=width)
         first_run = live_server.url + reverse("first-run")
         assert page.goto(first_run).status == 200
+        page.click("button[type=submit]")  # sent empty: each field's error beside it
+        page.wait_for_selector(".has-error")
+        page.goto(first_run)
         visited.add((f"a visitor at {width} px", first_run))
         page.reload()
     call_command("load_demo", stdout=StringIO())  # a season with a running game of every type

@@ -354,9 +354,11 @@ def test_a_wrong_value_is_an_error_next_to_its_field_and_nothing_typed_is_lost(
     form = answer.context["form"]
     assert any(said in e for e in form.errors[field]), form.errors
     html = answer.content.decode()
-    # The error stands inside its field's box.
+    # The error stands inside its field's box, and the field names it to a screen reader.
     box = html.split(f'name="{field}"')[1].split('<div class="field')[0]
-    assert said.replace("’", "&#x27;").replace("'", "&#x27;") in box or said in box
+    assert said.replace("'", "&#x27;") in box
+    assert f'aria-describedby="id_{field}_helptext id_{field}_error"' in box
+    assert f'<div id="id_{field}_error"><p class="error">' in box
     for name in ("username", "email"):
         if sent[name]:
             assert f'value="{sent[name]}"' in html, name
