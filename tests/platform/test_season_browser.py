@@ -1,4 +1,6 @@
-"""A season end to end in a real browser: Main Match, Elimination Candidate, pick, Death Match, elimination.
+"""A season in a real browser from an Arms Race: its sole loser the Elimination Candidate, the pick, a Death
+Match lost on the clock, and a Token of Life spent instead of an elimination (the horse race's whole season,
+from an empty site, is test_season_from_an_empty_site_browser.py).
 
 Everything a person does here is done on the site's pages: the hosts in the admin, the players on their game
 pages and the pick page. Nothing is typed as JSON and nothing is written to the database by the test; it
@@ -8,33 +10,22 @@ running out). Set GENIUS_SCREENSHOTS=docs/screenshots/season to keep a picture o
 
 from __future__ import annotations
 
-import os
-import random
 import re
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 import time_machine
 from django.urls import reverse
 from django.utils import timezone
 
-from games.platform.models import DeathMatchPick, Game, LedgerAccount, SeasonPlayer
-from tests.api_support import told
+from games.platform.models import DeathMatchPick, Game, SeasonPlayer
+from tests.season_play import (
+    shot,
+)
 from tests.sitting import sit_down_in
 from tests.sweeping import sweep
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-RACE = ["ann", "ben", "cat", "dan", "eve", "fay", "gus", "hal", "ivy"]
-HORSES = "ABCDEFGHI"
-
-
-def shot(page, name: str, full: bool = True) -> None:
-    folder = os.environ.get("GENIUS_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
 
 
 class Host:
@@ -90,211 +81,6 @@ def season_made_by_the_organiser(organiser, url: str, name: str):
     organiser.click("input[name=_save]")
     organiser.wait_for_selector("text=was added successfully")
     return Season.objects.get(name=name)
-
-
-def window_closes(clock) -> None:
-    """The round's 30-minute window passes; the sweep (beat's task, every 5 s) closes and resolves it."""
-    clock.shift(timedelta(minutes=31))
-    sweep()
-
-
-def save_round(page, url: str, fill) -> None:
-    page.goto(url)
-    fill(page)
-    page.click("button[name=save]")
-    page.wait_for_selector("text=Saved.")
-
-
-def one_clue_card(horse_index: int):
-    def fill(page):
-        page.check("input[name=ability][value=clue]")
-        page.fill(f"input[name=clue_use_{horse_index}]", "1")
-
-    return fill
-
-
-def race_round_script(number: int):
-    """Who saves what in each round of the race; only Round 10 scores (ann's Utility, 9 x 1 points)."""
-    if number == 0:
-        return [
-            (
-                "ann",
-                lambda p: (
-                    p.check("input[name=ability][value=utility]"),
-                    p.select_option("select[name=utility_select]", "A"),
-                ),
-            )
-        ]
-    if number == 1:
-
-        def utility(p):
-            p.check("input[name=ability][value=utility]")
-            p.fill("input[name=utility_use_0]", "1")
-            p.check("input[name=utility_gain][value=B]")
-
-        return [("ben", utility)]
-    if number == 10:
-
-        def every_card(p):
-            p.check("input[name=ability][value=utility]")
-            for i in range(len(HORSES)):
-                p.fill(f"input[name=utility_use_{i}]", "1")
-
-        return [("ann", every_card)]
-    return [(RACE[1 + number % 8], one_clue_card(number % 9))]
-
-
-def play_the_death_match(pages: dict, url: str, rng: random.Random, limit: int = 400) -> int:
-    """Both players at their own page: whoever has moves clicks one (chosen by `rng`) until the race ends.
-
-    The first time the move passes, the other player's page learns it by polling (live); after that a page
-    is opened afresh when its player is to move, which is what a player coming back to the tab sees.
-    """
-    for page in pages.values():
-        page.goto(url)
-    names = list(pages)
-    mover = next(n for n in names if pages[n].locator("button[name=action]").count())
-    polled = False
-    for moves in range(limit):
-        page = pages[mover]
-        buttons = page.locator("button[name=action]")
-        if buttons.count() == 0:
-            other = pages[names[1 - names.index(mover)]]
-            if not polled:
-                other.wait_for_selector("button[name=action]", timeout=10000)
-                polled = True
-            else:
-                other.goto(url, wait_until="domcontentloaded")
-            if other.locator("button[name=action]").count() == 0:
-                return moves  # nobody has a move: the race is over
-            mover = names[1 - names.index(mover)]
-            continue
-        with page.expect_navigation(wait_until="domcontentloaded"):
-            buttons.nth(rng.randrange(buttons.count())).click()
-    raise AssertionError("the Death Match did not end")
-
-
-def test_a_season_from_a_horse_race_to_an_elimination(make_user, live_server, page_as):
-    url = live_server.url
-    organiser = make_user("olga", is_staff=True, is_superuser=True)
-    hank = make_user("hank", is_staff=True)
-    players = {name: make_user(name) for name in RACE}
-    season = season_made_by_the_organiser(page_as(organiser), url, "Season 7")
-    assert list(season.hosts.all()) == [hank]
-
-    # The host creates the Blackout Middle Horse Race, seats nine players, draws its table from the seed.
-    host = Host(page_as(hank, width=1200), url)
-    race = host.create_game(season.id, "horse_race", "Main Match 1", 20261, RACE)
-    shot(host.page, "01-host-creates-the-horse-race-and-seats-nine")
-    host.settings(race, window_minutes=30)  # short windows: each round closes 30 minutes after it opens
-    host.go("/admin/horse_race/movementtable/add/")
-    host.page.select_option("select[name=game]", str(race.id))
-    host.page.check("input[name=from_seed]")
-    host.page.click("input[name=_save]")
-    host.page.wait_for_selector("text=was added successfully")
-    host.run("platform/game", [race.id], "start", "Start Main Match 1: done.")
-    shot(host.page, "02-host-starts-the-race")
-
-    # The site's clock runs on from here; the test moves it on where the race waits for a window to close.
-    with time_machine.travel(timezone.now(), tick=True) as clock:
-        # Rounds 0-10, each saved by players from their own pages; the host closes Round 0 at once, the
-        # others close when their window ends.
-        game_url = url + reverse("game", args=[race.id])
-        pages = {}
-        for number in range(11):
-            for name, fill in race_round_script(number):
-                if name not in pages:
-                    pages[name] = page_as(players[name], width=390)
-                save_round(pages[name], game_url, fill)
-                if number in (0, 10):
-                    shot(pages[name], f"03-{name}-saves-round-{number}")
-            if number == 0:
-                host.run("platform/game", [race.id], "resolve_now", "Resolve Main Match 1: done.")
-            else:
-                window_closes(clock)
-        race.refresh_from_db()
-        assert race.status == Game.Status.RUNNING  # the ending waits on two decisions
-        assert race.rounds.order_by("-number").first().number == 11
-
-        # The decision rounds: ann (sole winner, 9 points) gives the other ToL to one of the eight tied on 0,
-        # then votes on the Elimination Candidate among the same eight (tied for fewest points).
-        ann = pages["ann"]
-        ann.goto(game_url)
-        ann.select_option("select[name=choice]", label="ben")
-        ann.click("button[name=save]")
-        ann.wait_for_selector("text=Saved.")
-        shot(ann, "04-the-winner-gives-the-other-token-of-life")
-        window_closes(clock)
-        ann.goto(game_url)
-        ann.select_option("select[name=vote]", label="ivy")
-        ann.click("button[name=save]")
-        ann.wait_for_selector("text=Saved.")
-        shot(ann, "05-the-winner-votes-on-the-elimination-candidate")
-        window_closes(clock)
-        race.refresh_from_db()
-        assert race.status == Game.Status.FINISHED
-        tokens = {
-            a.user.username: a.balance
-            for a in LedgerAccount.objects.filter(season=season, what="tokens_of_life").select_related("user")
-        }
-        assert tokens == {"ann": 1, "ben": 1}  # "only two ToLs are given out"
-
-        # The EC picks an opponent on the pick page: the two ToL holders cannot be picked.
-        ivy = page_as(players["ivy"], width=390)
-        ivy.goto(game_url)
-        ivy.get_by_role("link", name="Death Match pick: ivy").click()
-        options = ivy.locator("select[name=opponent] option").all_inner_texts()
-        assert options == ["cat", "dan", "eve", "fay", "gus", "hal"]
-        ivy.select_option("select[name=opponent]", label="hal")
-        ivy.get_by_role("button", name="Pick", exact=True).click()
-        ivy.wait_for_selector("text=You picked hal.")
-        shot(ivy, "06-the-elimination-candidate-picks-an-opponent")
-
-        # The hosts create the Middle Marathon Death Match from the pick and start it.
-        pick = DeathMatchPick.objects.get(main_match=race)
-        host.run(
-            "platform/deathmatchpick", [pick.id], "create_death_match", "Death Match for Main Match 1: done."
-        )
-        shot(host.page, "07-the-hosts-create-the-death-match")
-        dm = Game.objects.get(name="Death Match after Main Match 1")
-        assert {s.user.username for s in dm.seats.all()} == {"ivy", "hal"}
-        host.run("platform/game", [dm.id], "start", "Start Death Match after Main Match 1: done.")
-
-        # The two sit down ("I'm here": the clocks wait for both) and play it live, each on their own page,
-        # to the end of the race.
-        hal = page_as(players["hal"])
-        dm_url = url + reverse("game", args=[dm.id])
-        for page in (ivy, hal):
-            sit_down_in(page, dm_url)
-        moves = play_the_death_match({"ivy": ivy, "hal": hal}, dm_url, random.Random(2606))
-        dm.refresh_from_db()
-        assert dm.status == Game.Status.FINISHED and moves > 10
-        hal.goto(dm_url)
-        shot(hal, "08-the-death-match-is-over", full=False)
-        result = re.search(r"(ivy|hal) \((?:Blue|Red)\) wins\.", hal.locator("body").inner_text())
-        assert result, "the race names its winner"
-        loser = {"ivy": "hal", "hal": "ivy"}[result.group(1)]
-
-        # Nobody holds a ToL: the loser is eliminated, and the standings page says so.
-        assert f"{loser} is eliminated." in told(dm)
-        standings = page_as(None)
-        standings.goto(url + reverse("season", args=[season.id]))
-        row = standings.locator("tr", has_text=loser)
-        assert row.locator("td").last.inner_text() == "eliminated"
-        shot(standings, "09-the-standings-show-the-elimination")
-
-        # The season's next game cannot seat the eliminated player.
-        host.go("/admin/platform/game/add/")
-        host.page.select_option("select[name=season]", str(season.id))
-        host.page.select_option("select[name=game_type]", "arms_race")
-        host.page.fill("input[name=name]", "Main Match 2")
-        host.page.fill("input[name=seat_players]", f"cat dan {loser}")
-        host.page.click("input[name=_save]")
-        host.page.wait_for_selector(f"text={loser} has been eliminated from Season 7.")
-        shot(host.page, "10-the-eliminated-player-cannot-be-seated-again")
-        nxt = Game.objects.get(name="Main Match 2")
-        assert sorted(nxt.seats.values_list("user__username", flat=True)) == ["cat", "dan"]
-        assert SeasonPlayer.objects.get(season=season, user__username=loser).eliminated
 
 
 def elimination_candidate_picks(page, game_url: str) -> str:
