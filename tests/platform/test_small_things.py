@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -63,3 +64,60 @@ def test_offers_are_read_in_one_query_however_many_races(season, hank, three, ma
         operate(race, ann, "offer_trade", {"give": "A", "want": "B", "to": "ben"})
     assert len([a for a in awaiting(ben) if a.need == OFFER]) == 3
     assert queries() == one
+
+
+# -- the standings say who is out, even on a phone ------------------------------------------------------
+
+
+def test_the_standings_put_who_is_out_right_after_the_name_and_let_long_names_wrap(client, tally, alice):
+    from games.platform.models import SeasonPlayer
+
+    SeasonPlayer.objects.filter(user=alice).update(eliminated=True)
+    page = client.get(reverse("season", args=[tally.season_id])).content.decode()
+    table = page.split('<table class="standings roster">', 1)[1].split("</table>", 1)[0]
+    headers = table.split("</thead>", 1)[0]
+    assert headers.index(">Player<") < headers.index(">Status<") < headers.index(">Garnets<")
+    assert '<tr class="out"><td>alice</td><td class="status"><strong>eliminated</strong></td>' in table
+    assert '<td>bob</td><td class="status">in</td>' in table
+    # The CSS that keeps the status whole at 390 px: it never wraps, the names do, the cells are narrow.
+    css = (settings.BASE_DIR / "static" / "css" / "site.css").read_text()
+    assert "table.roster .status { white-space: nowrap; }" in css
+    assert "table.roster td:first-child { overflow-wrap: anywhere; }" in css
+
+
+# -- the horse race's ending says "ann votes", and why a player given a ToL can be the EC ---------------
+
+
+def test_the_ending_says_who_votes_in_the_right_number_and_why_a_tol_holder_is_the_ec(
+    season, hank, make_user
+):
+    from games.horse_race.rules import ROUNDS
+    from tests.api_support import told
+    from tests.horse_race.site_support import resolve, submit
+    from tests.horse_race.test_horse_race_site_full_game import four_player_game
+
+    # ann alone scores; ben, cat and dan tie on 0: tied for second and for fewest points alike.
+    game, (ann, ben, cat, dan) = four_player_game(season, hank, make_user)
+    feed = told(game, kind="announcement")
+    assert (
+        "ben, cat and dan are tied for fewest points; ann votes on the Elimination Candidate among them. "
+        "They are also the players tied for second: whoever is given the other Token of Life stays in this "
+        "vote, as a Token of Life does not change who has the fewest points."
+    ) in feed
+    assert not any(" vote on the Elimination Candidate" in text for text in feed), "ann votes, not vote"
+    resolve(game, hank)  # Round 11: ann does not choose, the seed draws who is given the ToL
+    game.refresh_from_db()
+    drawn = game.state["ending"]["choice"]
+    name = ("ann", "ben", "cat", "dan")[drawn]
+    assert (
+        f"{name} is given a Token of Life (drawn at random: the winner did not choose). {name} is also tied "
+        "for fewest points, so may still be named the Elimination Candidate: a Token of Life does not "
+        "change who has the fewest points."
+    ) in told(game, kind="announcement")
+    assert submit(game, ann, ROUNDS + 2, {"vote": drawn}).status_code == 201
+    resolve(game, hank)
+    assert (
+        f"The Elimination Candidate is {name} (most votes). {name} was given a Token of Life for second "
+        "place but was also tied for fewest points, and the Elimination Candidate is chosen among those with "
+        "the fewest points, Tokens of Life or not."
+    ) in told(game, kind="announcement")
