@@ -121,3 +121,54 @@ def test_the_ending_says_who_votes_in_the_right_number_and_why_a_tol_holder_is_t
         "place but was also tied for fewest points, and the Elimination Candidate is chosen among those with "
         "the fewest points, Tokens of Life or not."
     ) in told(game, kind="announcement")
+
+
+# -- a finished game's chat says it is closed instead of offering a form that refuses ------------------
+
+
+def test_a_finished_games_chat_says_it_is_closed_and_shows_no_form(client, tally, alice, bob):
+    from games.platform.models import Game
+    from games.platform.services.chat import chat_post
+    from tests.conftest import seat_of
+
+    chat_post(game=tally, author_seat=seat_of(tally, bob), other_seat=seat_of(tally, alice), text="gg")
+    url = reverse("chat", args=[tally.id, 0, 1])
+    client.force_login(alice)
+    running = client.get(url).content.decode()
+    assert 'name="text"' in running and "its chats are closed" not in running
+    Game.objects.filter(pk=tally.pk).update(status=Game.Status.FINISHED)
+    finished = client.get(url).content.decode()
+    assert 'name="text"' not in finished and ">Send</button>" not in finished
+    assert "The game is over; its chats are closed." in finished and "gg" in finished
+
+
+# -- usernames and game names keep their case in the admin's answers ------------------------------------
+
+
+def test_the_admin_never_capitalises_a_username_or_a_games_name(client, season, hank, make_user):
+    from games.horse_race.models import MovementTable
+    from games.platform.models import SeasonPlayer
+    from tests.platform.admin_support import game_form
+
+    ann = make_user("ann")
+
+    SeasonPlayer.objects.create(season=season, user=ann, eliminated=True)
+    race = make_game(season, hank, [make_user("ben"), make_user("cat")], start=False)
+    client.force_login(hank)
+    # Seating refused: the console (the game's page) says it as written.
+    race.name = "tuesday race"
+    race.save(update_fields=["name"])
+    answer = client.post(
+        f"/admin/platform/game/{race.id}/change/", game_form(client, race, seat_players="ann"), follow=True
+    )
+    page = answer.content.decode()
+    assert "ann was not seated" in page and "Ann was not seated" not in page
+    # Any other admin page: a game's name as its hosts spelled it ("tuesday race: generated ...").
+    table = MovementTable.objects.get(game=race)
+    answer = client.post(
+        reverse("admin:horse_race_movementtable_changelist"),
+        {"action": "generate_from_seed", "_selected_action": [table.pk]},
+        follow=True,
+    )
+    page = answer.content.decode()
+    assert "tuesday race: generated from the seed." in page and "Tuesday race" not in page
