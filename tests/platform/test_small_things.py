@@ -172,3 +172,39 @@ def test_the_admin_never_capitalises_a_username_or_a_games_name(client, season, 
     )
     page = answer.content.decode()
     assert "tuesday race: generated from the seed." in page and "Tuesday race" not in page
+
+
+# -- admin lists name the zone of their times -----------------------------------------------------------
+
+
+def test_the_admin_lists_write_their_times_in_the_viewers_zone_named(client, tally, hank, alice, make_user):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from games.platform.models import DeathMatchPick, Game, Invitation, OutboxTask
+    from games.platform.services.profiles import profile_save
+
+    boss = make_user("boss", is_staff=True, is_superuser=True)
+    profile_save(user=boss, time_zone="Europe/Berlin")
+    noon = timezone.make_aware(dt.datetime(2026, 3, 3, 12, 0), dt.UTC)
+    Game.objects.filter(pk=tally.pk).update(paused_at=noon)
+    submission_save(seat=tally.seats.get(user=alice), round_number=0, payload={"number": 3})
+    DeathMatchPick.objects.create(main_match=tally, candidate=alice, deadline=noon)
+    Invitation.objects.create(season=tally.season, expires_at=noon, created_by=hank)
+    OutboxTask.objects.create(name="send_reminder", due_at=noon)
+    berlin = "3 Mar 2026, 13:00 (Europe/Berlin)"
+    client.force_login(boss)
+    for model in ("game", "submission", "deathmatchpick", "invitation", "outboxtask"):
+        page = client.get(reverse(f"admin:platform_{model}_changelist")).content.decode()
+        assert "(Europe/Berlin)" in page, model
+        assert "p.m." not in page and "a.m." not in page, model
+    assert berlin in client.get(reverse("admin:platform_game_changelist")).content.decode()
+    assert berlin in client.get(reverse("admin:platform_deathmatchpick_changelist")).content.decode()
+    # Still sorted by the time itself.
+    ordered = client.get(reverse("admin:platform_game_changelist") + "?o=5")
+    assert ordered.status_code == 200 and berlin in ordered.content.decode()
+    # The rounds, listed on the game's page.
+    page = client.get(reverse("admin:platform_game_change", args=[tally.id])).content.decode()
+    opens = tally.rounds.get(number=0).opens_at.astimezone(dt.timezone(dt.timedelta(hours=1)))
+    assert f"{opens:%H:%M} (Europe/Berlin)" in page

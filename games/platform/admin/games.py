@@ -22,6 +22,7 @@ from . import settings_form
 from .actions import run_service
 from .console import HostConsole
 from .scoping import HostScoped
+from .zoned import ZonedTimes, zoned
 
 
 def seat_by_name(request, game, names: list[str]) -> None:
@@ -63,8 +64,11 @@ class SeatInline(admin.TabularInline):
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ("number", "status", "opens_at", "closes_at", "attempts", "last_error")
+    # The times in the viewer's zone, named (zoned.py), under the fields' own names.
+    fields = ("number", "status", "opens", "closes", "attempts", "last_error")
     readonly_fields = fields
+    opens = staticmethod(zoned(Round, "opens_at", "Opens"))
+    closes = staticmethod(zoned(Round, "closes_at", "Closes"))
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
@@ -154,7 +158,7 @@ class GameAdminForm(forms.ModelForm):
 
 
 @admin.register(Game)
-class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
+class GameAdmin(ZonedTimes, HostConsole, HostScoped, admin.ModelAdmin):
     form = GameAdminForm
     game_path = "id"
     list_display = ("name", "game_type", "season", "status", "paused_at", "version")
