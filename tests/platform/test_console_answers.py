@@ -161,3 +161,17 @@ def test_nobody_but_the_hosts_sees_a_question_or_gets_past_it(client, running, a
     if answer.status_code == 302:
         assert "/login/" in answer["Location"]
     assert Round.objects.get(game=running, number=0).status == Round.Status.OPEN
+
+
+def test_resolve_now_asks_when_the_games_code_cannot_say_who_decides(client, running, hank, monkeypatch):
+    from games.platform import registry
+
+    def failing(self, game, rnd):
+        raise RuntimeError("the game could not be read")
+
+    monkeypatch.setattr(type(registry.get("tally")), "deciders", failing)
+    client.force_login(hank)
+    first = client.post(url(running, "resolve"))
+    assert first["Location"].endswith("?confirm=resolve#console")
+    console = the_console(client.get(first["Location"]))
+    assert '<p id="console-question" role="alert">Close Round 0 now, 55 min early?</p>' in console
