@@ -175,3 +175,23 @@ def test_resolve_now_asks_when_the_games_code_cannot_say_who_decides(client, run
     assert first["Location"].endswith("?confirm=resolve#console")
     console = the_console(client.get(first["Location"]))
     assert '<p id="console-question" role="alert">Close Round 0 now, 55 min early?</p>' in console
+
+
+def test_the_games_lists_pause_and_resolve_ask_first_too(client, running, hank):
+    from django.urls import reverse
+
+    client.force_login(hank)
+    changelist = reverse("admin:platform_game_changelist")
+    asked = client.post(changelist, {"action": "resolve_now", "_selected_action": [running.id]})
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert "<strong>Tally</strong>: Close Round 0 now, 55 min early? 2 players have not submitted." in page
+    assert f'<input type="hidden" name="_selected_action" value="{running.id}">' in page
+    assert '<input type="hidden" name="action" value="resolve_now">' in page
+    assert 'name="confirm" value="yes" class="button">Yes, resolve now</button>' in page
+    assert Round.objects.get(game=running, number=0).status == Round.Status.OPEN
+    client.post(changelist, {"action": "resolve_now", "_selected_action": [running.id], "confirm": "yes"})
+    assert Round.objects.get(game=running, number=0).status == Round.Status.RESOLVED
+    # Extending asks nothing.
+    client.post(changelist, {"action": "extend_hour", "_selected_action": [running.id]})
+    assert Round.objects.get(game=running, number=1).closes_at > NOON + dt.timedelta(hours=1, minutes=5)

@@ -20,6 +20,7 @@ from ..services.audit import audit
 from ..services.events import bump_version
 from . import settings_form
 from .actions import run_service
+from .confirm import ask_first_of_selected
 from .console import HostConsole
 from .scoping import HostScoped
 from .zoned import ZonedTimes, zoned
@@ -291,6 +292,8 @@ class GameAdmin(ZonedTimes, HostConsole, HostScoped, admin.ModelAdmin):
 
     @admin.action(description="Pause")
     def pause(self, request, queryset):
+        if asking := ask_first_of_selected(request, self, queryset, "pause", "pause", "Pause"):
+            return asking
         self._each(request, queryset, "Pause", lambda g: game_services.game_pause(game=g, actor=request.user))
 
     @admin.action(description="Resume")
@@ -301,6 +304,8 @@ class GameAdmin(ZonedTimes, HostConsole, HostScoped, admin.ModelAdmin):
 
     @admin.action(description="Resolve the open round now")
     def resolve_now(self, request, queryset):
+        if asking := ask_first_of_selected(request, self, queryset, "resolve_now", "resolve", "Resolve now"):
+            return asking
         self._each(
             request, queryset, "Resolve", lambda g: rounds.round_resolve_now(game=g, actor=request.user)
         )
