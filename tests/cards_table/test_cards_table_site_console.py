@@ -53,3 +53,28 @@ def test_a_verdict_for_a_seat_with_no_guess_is_refused(client, cards, hank):
     assert press(client, cards, "verdict", seat=3, answer="Right") == (
         "That verdict is no longer waiting: the round moved on."
     )
+
+
+def test_the_winners_choice_in_round_four_lists_only_the_winners(client, season, hank, make_user):
+    """Issue 29.4: Round 4, the winners' choice of the elimination candidate, is theirs alone to submit."""
+    from .site_support import make_game, operate, resolve
+
+    ann, ben, cat = (make_user(n) for n in ("ann", "ben", "cat"))
+    game = make_game(season, hank, [ann, ben, cat])
+    # ann turns over 3s in every round with all three actions; ben and cat never flip and stay tied.
+    threes = {1: ((1, 2), (1, 3)), 2: ((1, 1), (2, 1)), 3: ((1, 5), (2, 2))}
+    for rnd, action in zip((1, 2, 3), ("nullify", "replace", "scout"), strict=True):
+        first, second = threes[rnd]
+        assert operate(game, ann, "flip", {"row": first[0], "col": first[1]}).status_code == 200
+        flipped = operate(game, ann, "flip", {"row": second[0], "col": second[1], "action": action})
+        assert flipped.status_code == 200
+        assert resolve(game, hank).status_code == 200
+    client.force_login(hank)
+    page = client.get(f"/admin/platform/game/{game.id}/change/").content.decode()
+    shown = page.split('id="console"', 1)[1].split("</section>", 1)[0]
+    assert (
+        "Round 4, the winners&#x27; choice of the elimination candidate: ann decides · "
+        "0 final, 0 saved, 1 not submitted"
+    ) in shown
+    assert "<td>ann</td><td>not submitted</td>" in shown
+    assert "<td>ben</td>" not in shown and "<td>cat</td>" not in shown

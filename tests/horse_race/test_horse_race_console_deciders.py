@@ -51,3 +51,23 @@ def test_a_race_round_lists_every_seat(client, season, hank, make_user):
     game = make_game(season, hank, [make_user(name) for name in NAMES[:4]])
     client.force_login(hank)
     assert "Round 0: 0 final, 0 saved, 4 not submitted" in console(client, game)
+
+
+def test_remind_in_a_decision_round_emails_only_those_who_decide(
+    client, season, hank, make_user, django_capture_on_commit_callbacks
+):
+    from django.contrib.messages import get_messages
+    from django.core import mail
+
+    from games.platform.services.sweep import reminder_claim
+
+    game, (ann, ben, cat, dan) = four_player_game(season, hank, make_user)
+    client.force_login(hank)
+    mail.outbox.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        pressed = client.post(f"/admin/platform/game/{game.id}/host/remind/")
+    assert str(list(get_messages(pressed.wsgi_request))[-1]) == "Reminder sent to ann."
+    assert [m.to for m in mail.outbox] == [[ann.email]]
+    # The sweep's own reminder before the close, the same.
+    rnd = game.rounds.get(number=ROUNDS + 1)
+    assert reminder_claim(round_id=rnd.id, now=rnd.closes_at) == [ann.id]

@@ -59,7 +59,7 @@ def test_the_answer_stands_first_in_the_console_with_the_buttons_under_it(client
     # The answer is the console's first thing, before its title, and nowhere above it (the admin's own list).
     said = console.index("Round 0 extended by 1 hour: it now closes Mon 14:00 UTC.")
     assert said < console.index("<h2>") < console.index('value="extend_day"')
-    assert '<div role="status"><ul class="messagelist console-answer">' in console
+    assert '<div class="console-answer" role="status"><ul class="messagelist">' in console
     assert html.count('class="messagelist') == 1
     above = html.split('id="console"')[0]
     assert 'value="pause"' not in above, "the buttons are in the console, not above it"
@@ -161,3 +161,37 @@ def test_nobody_but_the_hosts_sees_a_question_or_gets_past_it(client, running, a
     if answer.status_code == 302:
         assert "/login/" in answer["Location"]
     assert Round.objects.get(game=running, number=0).status == Round.Status.OPEN
+
+
+def test_resolve_now_asks_when_the_games_code_cannot_say_who_decides(client, running, hank, monkeypatch):
+    from games.platform import registry
+
+    def failing(self, game, rnd):
+        raise RuntimeError("the game could not be read")
+
+    monkeypatch.setattr(type(registry.get("tally")), "deciders", failing)
+    client.force_login(hank)
+    first = client.post(url(running, "resolve"))
+    assert first["Location"].endswith("?confirm=resolve#console")
+    console = the_console(client.get(first["Location"]))
+    assert '<p id="console-question" role="alert">Close Round 0 now, 55 min early?</p>' in console
+
+
+def test_the_games_lists_pause_and_resolve_ask_first_too(client, running, hank):
+    from django.urls import reverse
+
+    client.force_login(hank)
+    changelist = reverse("admin:platform_game_changelist")
+    asked = client.post(changelist, {"action": "resolve_now", "_selected_action": [running.id]})
+    assert asked.status_code == 200
+    page = asked.content.decode()
+    assert "<strong>Tally</strong>: Close Round 0 now, 55 min early? 2 players have not submitted." in page
+    assert f'<input type="hidden" name="_selected_action" value="{running.id}">' in page
+    assert '<input type="hidden" name="action" value="resolve_now">' in page
+    assert 'name="confirm" value="yes" class="button">Yes, resolve now</button>' in page
+    assert Round.objects.get(game=running, number=0).status == Round.Status.OPEN
+    client.post(changelist, {"action": "resolve_now", "_selected_action": [running.id], "confirm": "yes"})
+    assert Round.objects.get(game=running, number=0).status == Round.Status.RESOLVED
+    # Extending asks nothing.
+    client.post(changelist, {"action": "extend_hour", "_selected_action": [running.id]})
+    assert Round.objects.get(game=running, number=1).closes_at > NOON + dt.timedelta(hours=1, minutes=5)

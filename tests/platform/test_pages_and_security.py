@@ -104,11 +104,11 @@ def test_a_host_runs_the_game_from_the_admin_and_every_action_is_audited(tally, 
     client.force_login(hank)
     changelist = reverse("admin:platform_game_changelist")
     assert "Tally" in client.get(changelist).content.decode()
-    client.post(changelist, {"action": "pause", "_selected_action": [tally.id]})
+    client.post(changelist, {"action": "pause", "_selected_action": [tally.id], "confirm": "yes"})
     tally.refresh_from_db()
     assert tally.paused_at is not None
     client.post(changelist, {"action": "resume", "_selected_action": [tally.id]})
-    client.post(changelist, {"action": "resolve_now", "_selected_action": [tally.id]})
+    client.post(changelist, {"action": "resolve_now", "_selected_action": [tally.id], "confirm": "yes"})
     assert tally.rounds.get(number=0).status == "resolved"
     actions = set(AuditLog.objects.filter(game=tally).values_list("action", flat=True))
     assert {"game_pause", "game_resume", "round_resolve_now"} <= actions

@@ -177,7 +177,7 @@ def test_garnets_spent_inside_a_running_game_show_in_the_standings_when_it_ends(
 
     def alices_garnets():
         page = client.get(reverse("season", args=[tally.season_id])).content.decode()
-        return page.split("<td>alice</td><td>", 1)[1].split("</td>", 1)[0]
+        return page.split('<td>alice</td><td class="status">in</td><td>', 1)[1].split("</td>", 1)[0]
 
     assert alices_garnets() == "10"
     Game.objects.filter(pk=tally.pk).update(status=Game.Status.FINISHED)

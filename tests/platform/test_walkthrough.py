@@ -65,6 +65,7 @@ def test_host_sets_up_in_the_admin_players_submit_the_round_closes_a_spectator_r
     host.check(f"input[name=_selected_action][value='{game.id}']")
     host.select_option("select[name=action]", "resolve_now")
     host.click("button[name=index]")
+    host.click("button[name=confirm]")  # early: it asks first (issue 29.4)
     host.wait_for_selector("text=Resolve Walkthrough Tally: done.")
 
     spectator.wait_for_selector("text=Round 0 total: 9.", timeout=10000)

@@ -141,20 +141,41 @@ def _open_elimination(state: State) -> list[Event]:
         voters = list(_groups(ending.scores)[0])
     ending.ec_voters = voters
     who = listing([seat_name(s) for s in voters])
+    several = len(voters) > 1
     if ending.chooser is not None and state.settings.chosen_second_votes:
         who += " and the player the winner gives the other Token of Life"
-    return [
-        Announce(
-            f"{listing([seat_name(s) for s in last])} are tied for fewest points; "
-            f"{who} vote on the Elimination Candidate among them.",
-            {"candidates": last, "voters": voters},
-        )
-    ]
+        several = True
+    text = (
+        f"{listing([seat_name(s) for s in last])} are tied for fewest points; "
+        f"{who} vote{'' if several else 's'} on the Elimination Candidate among them."
+    )
+    if set(last) & set(ending.choice_candidates):
+        # Everyone behind the winner tied: the seconds are the lasts. Say so now, before one of them is given
+        # a ToL and then named the EC with no word of why.
+        text += f" {TOL_DOES_NOT_SPARE}"
+    return [Announce(text, {"candidates": last, "voters": voters})]
 
 
-def _ec_announcement(seat: int, how: str, votes: dict[str, int | None] | None = None) -> Announce:
+# Why a player given the second-place ToL can still be the Elimination Candidate: "The player with the fewest
+# points is the Elimination Candidate", ToLs or not, and "being given a ToL does not count as winning it".
+TOL_DOES_NOT_SPARE = (
+    "They are also the players tied for second: whoever is given the other Token of Life stays in this vote, "
+    "as a Token of Life does not change who has the fewest points."
+)
+
+
+def _ec_announcement(
+    seat: int, how: str, votes: dict[str, int | None] | None = None, given_tol: bool = False
+) -> Announce:
     data = {"elimination_candidate": seat, "by": how, "votes": votes or {}}
-    return Announce(f"The Elimination Candidate is {seat_name(seat)} ({how}).", data)
+    text = f"The Elimination Candidate is {seat_name(seat)} ({how})."
+    if given_tol:
+        text += (
+            f" {seat_name(seat)} was given a Token of Life for second place but was also tied for fewest "
+            "points, and the Elimination Candidate is chosen among those with the fewest points, Tokens of "
+            "Life or not."
+        )
+    return Announce(text, data)
 
 
 def _ending(state: State) -> Ending:
@@ -186,9 +207,15 @@ def _give(state: State, chosen: int | None, how: str) -> tuple[State, list[Event
     if state.settings.chosen_second_votes and ending.elimination_candidate is None:
         # Read as winning the other ToL: the chosen player joins those who vote on the EC.
         ending.ec_voters = sorted({*ending.ec_voters, chosen})
+    text = f"{seat_name(chosen)} is given a Token of Life ({how})."
+    if ending.elimination_candidate is None and chosen in ending.ec_candidates:
+        text += (
+            f" {seat_name(chosen)} is also tied for fewest points, so may still be named the Elimination "
+            "Candidate: a Token of Life does not change who has the fewest points."
+        )
     return state, [
         Ledger(chosen, "tokens_of_life", 1, "Given by the Main Match winner"),
-        Announce(f"{seat_name(chosen)} is given a Token of Life ({how}).", {"given": chosen, "by": how}),
+        Announce(text, {"given": chosen, "by": how}),
     ]
 
 
@@ -247,7 +274,8 @@ def resolve_elimination(
     state = copy.deepcopy(state)
     state.ending.elimination_candidate = leaders[0]
     votes = {str(v): ending.votes[v] for v in ending.ec_voters}
-    return state, [_ec_announcement(leaders[0], how, votes)]
+    given = bool(ending.tols_given[leaders[0]])
+    return state, [_ec_announcement(leaders[0], how, votes, given_tol=given)]
 
 
 def pending_decisions(state: State) -> list[dict]:

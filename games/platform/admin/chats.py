@@ -7,10 +7,11 @@ from django.contrib import admin
 from ..models import ChatMessage
 from ..people import label
 from .scoping import ReadOnlyHostScoped
+from .zoned import ZonedTimes
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
+class ChatMessageAdmin(ZonedTimes, ReadOnlyHostScoped, admin.ModelAdmin):
     list_display = ("game", "low_seat", "high_seat", "written_by", "created_at", "text")
     list_select_related = ("game", "low_seat__user__profile", "high_seat__user__profile", "author__profile")
     search_fields = ("text",)

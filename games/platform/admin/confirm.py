@@ -8,6 +8,10 @@ The question is a step of the page, not a script's dialog: the first POST redire
 "Yes" button posting the same fields and confirm=yes, and a way back. So it works without JavaScript, a screen
 reader reads it as a form like the others, and a request made by hand cannot skip it.
 
+The same questions stand before the games list's actions on selected games (Pause, Resolve the open round
+now): `ask_first_of_selected` answers the first POST with a page of each game's question and a "Yes" that
+posts the same selection with confirm=yes, as Django's own "delete selected" does.
+
 An action asks first by registering its question here: `@asks_first("resolve")` over a function
 (game, fields) -> the question, or "" where, now, it would ask nothing (a round whose time is up closes
 without a question). `fields` are the POSTed fields (a player to replace, say), as strings.
@@ -19,7 +23,9 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple
 from urllib.parse import urlencode
 
+from django.contrib.admin import helpers
 from django.http import HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 
 from ..models import Game
@@ -90,3 +96,25 @@ def confirming(request, game: Game, buttons) -> dict | None:
         return None
     words = next((b[1] for b in buttons if b[0] == action), action.replace("_", " ").capitalize())
     return {"action": action, "words": words, "question": asked, "fields": sorted(fields.items())}
+
+
+def ask_first_of_selected(request, model_admin, queryset, admin_action: str, asks: str, words: str):
+    """The page a games-list action shows before acting, if any selected game asks `asks`'s question; None
+    once confirmed (or if none asks: extending a round, say, acts at once)."""
+    if request.POST.get("confirm") == "yes":
+        return None
+    asked = [(game, question(game, asks)) for game in queryset]
+    asked = [(game, text) for game, text in asked if text]
+    if not asked:
+        return None
+    context = {
+        **model_admin.admin_site.each_context(request),
+        "opts": model_admin.model._meta,
+        "title": f"{words}: are you sure?",
+        "asked": asked,
+        "selected": [game.pk for game in queryset],
+        "action": admin_action,
+        "words": words,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    }
+    return TemplateResponse(request, "admin/platform/game/confirm_selected.html", context)

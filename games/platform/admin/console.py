@@ -255,7 +255,12 @@ def _resolve_question(game: Game, fields) -> str:
     left = rnd.remaining_when_paused if rnd.remaining_when_paused is not None else rnd.closes_at - site_now()
     if left <= timedelta(0):
         return ""  # its time is up: closing it is what happens anyway
-    return f"Close Round {rnd.number} now, {_early(left)} early? {_still(_not_submitted(game, rnd))}"
+    asked = f"Close Round {rnd.number} now, {_early(left)} early?"
+    try:
+        return f"{asked} {_still(_not_submitted(game, rnd))}"
+    except Exception:  # the game's own code (who decides) failing: the question, and the button, still stand
+        log.exception("Who has not submitted to Round %s of game %s could not be read", rnd.number, game.pk)
+        return asked
 
 
 @asks_first("pause")

@@ -20,8 +20,10 @@ from ..services.audit import audit
 from ..services.events import bump_version
 from . import live_start, settings_form
 from .actions import run_service
+from .confirm import ask_first_of_selected
 from .console import HostConsole
 from .scoping import HostScoped
+from .zoned import ZonedTimes, zoned
 
 
 def seat_by_name(request, game, names: list[str]) -> None:
@@ -63,8 +65,11 @@ class SeatInline(admin.TabularInline):
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ("number", "status", "opens_at", "closes_at", "attempts", "last_error")
+    # The times in the viewer's zone, named (zoned.py), under the fields' own names.
+    fields = ("number", "status", "opens", "closes", "attempts", "last_error")
     readonly_fields = fields
+    opens = staticmethod(zoned(Round, "opens_at", "Opens"))
+    closes = staticmethod(zoned(Round, "closes_at", "Closes"))
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
@@ -155,7 +160,7 @@ class GameAdminForm(forms.ModelForm):
 
 
 @admin.register(Game)
-class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
+class GameAdmin(ZonedTimes, HostConsole, HostScoped, admin.ModelAdmin):
     form = GameAdminForm
     game_path = "id"
     list_display = ("name", "game_type", "season", "status", "paused_at", "version")
@@ -295,6 +300,8 @@ class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
 
     @admin.action(description="Pause")
     def pause(self, request, queryset):
+        if asking := ask_first_of_selected(request, self, queryset, "pause", "pause", "Pause"):
+            return asking
         self._each(request, queryset, "Pause", lambda g: game_services.game_pause(game=g, actor=request.user))
 
     @admin.action(description="Resume")
@@ -305,6 +312,8 @@ class GameAdmin(HostConsole, HostScoped, admin.ModelAdmin):
 
     @admin.action(description="Resolve the open round now")
     def resolve_now(self, request, queryset):
+        if asking := ask_first_of_selected(request, self, queryset, "resolve_now", "resolve", "Resolve now"):
+            return asking
         self._each(
             request, queryset, "Resolve", lambda g: rounds.round_resolve_now(game=g, actor=request.user)
         )

@@ -18,6 +18,7 @@ from ..models import Invitation, Season
 from ..services.audit import audit
 from ..services.invitations import MAX_USES, TOO_MANY_USES, invitation_text
 from ..services.notify import page_link
+from .zoned import ZonedTimes
 
 
 def copy_box(name: str, text: str, button: str, label: str, rows: int = 0):
@@ -76,7 +77,7 @@ class InvitationForm(InvitationEditForm):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(ZonedTimes, admin.ModelAdmin):
     """A season's hosts invite players: the link lets a newcomer sign up (or log in) and join in one step."""
 
     list_display = ("season", "link", "expires_at", "places", "note", "created_by")

@@ -9,6 +9,7 @@ from ..models import Game, LedgerAccount, LedgerEntry, Season
 from ..services.ledger import hidden_moves, secret_from
 from .scoping import ReadOnlyHostScoped
 from .told import ToldTexts
+from .zoned import ZonedTimes
 
 
 class LedgerScoped(ReadOnlyHostScoped):
@@ -46,7 +47,7 @@ class LedgerAccountAdmin(LedgerScoped, admin.ModelAdmin):
 
 
 @admin.register(LedgerEntry)
-class LedgerEntryAdmin(ToldTexts, LedgerScoped, admin.ModelAdmin):
+class LedgerEntryAdmin(ZonedTimes, ToldTexts, LedgerScoped, admin.ModelAdmin):
     """Each change, except a running game's own moves to a host who does not host that game (issue 17.4)."""
 
     account_path = "account__"

@@ -6,10 +6,11 @@ from django.contrib import admin
 from django.utils import timezone
 
 from ..models import OutboxTask
+from .zoned import ZonedTimes
 
 
 @admin.register(OutboxTask)
-class OutboxTaskAdmin(admin.ModelAdmin):
+class OutboxTaskAdmin(ZonedTimes, admin.ModelAdmin):
     """What commits owe the outside and is not done yet (games/platform/outbox.py), for superusers: a row
     whose retries ran out stays here with its error (due never); "Try again now" makes rows due at once."""
 

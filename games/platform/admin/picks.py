@@ -8,10 +8,11 @@ from ..models import DeathMatchPick
 from ..services.audit import audit
 from .actions import run_service
 from .scoping import HostScoped
+from .zoned import ZonedTimes
 
 
 @admin.register(DeathMatchPick)
-class DeathMatchPickAdmin(HostScoped, admin.ModelAdmin):
+class DeathMatchPickAdmin(ZonedTimes, HostScoped, admin.ModelAdmin):
     """The hosts mark who cannot be picked, override the pick, and create the Death Match in one step."""
 
     game_path = "main_match"

@@ -9,10 +9,11 @@ from ..models import AuditLog, Event, Submission
 from ..people import label
 from .scoping import ReadOnlyHostScoped
 from .told import ToldTexts
+from .zoned import ZonedTimes
 
 
 @admin.register(Submission)
-class SubmissionAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
+class SubmissionAdmin(ZonedTimes, ReadOnlyHostScoped, admin.ModelAdmin):
     game_path = "round__game"
     list_display = ("__str__", "round", "final", "created_at")
     list_select_related = ("round__game", "seat__user__profile")
@@ -34,7 +35,7 @@ class EventAdmin(ToldTexts, ReadOnlyHostScoped, admin.ModelAdmin):
 
 
 @admin.register(AuditLog)
-class AuditLogAdmin(ReadOnlyHostScoped, admin.ModelAdmin):
+class AuditLogAdmin(ZonedTimes, ReadOnlyHostScoped, admin.ModelAdmin):
     # The details name accounts by username (what finds them here, whatever they go by later).
     list_display = ("created_at", "by", "action", "game")
     list_select_related = ("actor__profile", "game")

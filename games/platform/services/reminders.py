@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from .. import enqueue
+from .. import enqueue, registry
 from ..errors import StateChanged
 from ..models import AuditLog, Game, Round, Submission
 from .audit import audit
@@ -27,6 +27,13 @@ class Reminded:
         return sorted(self.emailed + self.unwilling, key=lambda user: user.username)
 
 
+def asked(game: Game, rnd: Round, seats) -> list:
+    """The seats among `seats` the round asks anything of: in a round only some decide (the horse race's
+    winner's choice), the others owe nothing and are not reminded of it."""
+    deciding = registry.get(game.game_type).deciders(game, rnd)
+    return list(seats) if deciding is None else [s for s in seats if s.number in deciding.seats]
+
+
 @transaction.atomic
 def reminder_send_now(*, game: Game, actor) -> Reminded:
     """Queue the reminder email (sent once the transaction commits) to every seat without a submission in the
@@ -37,11 +44,11 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
     if rnd is None:
         raise StateChanged("There is no open round: nobody has a submission to send.")
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    # A seat the hosts excused from the round is not missing from it.
-    missing = list(
-        game.seats.exclude(pk__in=submitted)
-        .exclude(excused_rounds__round=rnd)
-        .select_related("user__profile")
+    # A seat the hosts excused from the round is not missing from it; only those who decide it are asked.
+    missing = asked(
+        game,
+        rnd,
+        game.seats.exclude(pk__in=submitted).exclude(excused_rounds__round=rnd).select_related("user__profile"),
     )
     willing = {uid for uid, *_ in wanting([s.user_id for s in missing], "reminder")}
     emailed = [s.user for s in missing if s.user_id in willing]

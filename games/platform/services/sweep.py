@@ -18,6 +18,7 @@ from genius.clock import site_now
 
 from .. import enqueue, heartbeats
 from ..models import Game, Round, Submission, TurnClock
+from .reminders import asked
 
 # Whose rows another transaction holds right now, the round's (or clock's) or its game's, is passed by:
 # a task queued for it would only wait GENIUS_LOCK_WAIT_SECONDS and give up, and one such task per sweep
@@ -107,7 +108,7 @@ def reminder_claim(*, round_id: int, now) -> list[int]:
         return []
     Round.objects.filter(pk=rnd.pk).update(reminder_sent_at=now)
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    users = list(rnd.game.seats.exclude(pk__in=submitted).values_list("user_id", flat=True))
+    users = [seat.user_id for seat in asked(rnd.game, rnd, rnd.game.seats.exclude(pk__in=submitted))]
     if users:
         enqueue.send_reminder(rnd.pk, users)
     return users
