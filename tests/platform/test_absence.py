@@ -200,6 +200,20 @@ def test_an_excused_round_in_cards_on_the_table_lifts_its_missing_action(client,
     assert cards.state["seats"][0][0]["excused"] is False
 
 
+def test_the_api_excuses_a_round_and_says_what_it_means(cards, hank):
+    url = reverse("api-host-excuse", args=[cards.id])
+    answer = api(hank).post(url, {"seat": 2, "round": 1}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["detail"].startswith("Seat 3's Round 1 is excused. The action it did not carry out")
+    again = api(hank).post(url, {"seat": 2, "round": 1}, format="json")
+    assert again.status_code == 400 and again.json()["errors"] == {
+        "round": ["cat's Round 1 is excused already."]
+    }
+    late = api(hank).post(url, {"seat": 2, "round": 3}, format="json")
+    assert late.status_code == 400 and late.json()["errors"] == {"round": ["Round 3 has not opened yet."]}
+    assert ExcusedRound.objects.count() == 1
+
+
 @pytest.fixture
 def strangers(season, hank, make_user):
     """A staff user hosting another game, a season host who does not host this game."""
@@ -226,10 +240,12 @@ def test_nobody_but_the_games_hosts_gives_a_seat_or_excuses_a_round(client, race
             assert "/login/" in answer["Location"], action
     page = client.get(f"/admin/platform/game/{race.id}/change/")
     assert page.status_code in (302, 404) and b"Give a seat" not in page.content
-    refused = api(user).post(
-        reverse("api-host-replace", args=[race.id]), {"seat": 0, "username": "zoe"}, format="json"
-    )
-    assert refused.status_code in (401, 403, 404)
+    for name, data in (
+        ("api-host-replace", {"seat": 0, "username": "zoe"}),
+        ("api-host-excuse", {"seat": 0, "round": 0}),
+    ):
+        refused = api(user).post(reverse(name, args=[race.id]), data, format="json")
+        assert refused.status_code in (401, 403, 404), name
     assert race.seats.get(number=0).user == nine[0] and not ExcusedRound.objects.exists()
     assert (Event.objects.filter(game=race).count(), AuditLog.objects.filter(game=race).count()) == before
 
