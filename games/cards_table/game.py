@@ -8,7 +8,7 @@ from pathlib import Path
 
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, Ledger, RulesError
-from games.platform.registry import MAIN_MATCH, GameType, Outcome
+from games.platform.registry import MAIN_MATCH, Deciders, GameType, Outcome
 
 from . import decisions
 from .decisions import ROUND_OF_LOSER_CHOICE
@@ -170,6 +170,14 @@ class CardsTable(GameType):
             validate_action(state, seat.number, {"type": "heat_guess", "text": text})
             cleaned["heat_guess"] = text.strip()
         return cleaned
+
+    def deciders(self, game, round) -> Deciders | None:
+        """Round 4, when it opens, is the winners' choice of the elimination candidate: only they decide."""
+        if round.number != ROUND_OF_LOSER_CHOICE or not game.state:
+            return None
+        final = load(game).final
+        winners = list(final.winners) if final is not None else []
+        return Deciders("the winners' choice of the elimination candidate", winners)
 
     def owed(self, game, seat, round) -> str | None:
         if round.number == ROUND_OF_LOSER_CHOICE:

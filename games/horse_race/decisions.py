@@ -26,6 +26,8 @@ WORDS = {
     "ec_vote": "the vote on the Elimination Candidate among the players tied for fewest points",
 }
 FIELD = {"winner_choice": "choice", "ec_vote": "vote"}
+# The decisions as the hosts' console names them: "Round 11, the winner's choice: ann decides".
+NAMES = {"winner_choice": "the winner's choice", "ec_vote": "the vote on the Elimination Candidate"}
 
 
 def decision_now(state: State) -> dict | None:
@@ -40,6 +42,22 @@ def owes(decision: dict | None, seat_number: int | None) -> bool:
     if decision["kind"] == "winner_choice":
         return decision["seat"] == seat_number
     return seat_number in decision["voters"]
+
+
+def decision_of_round(state: State, round_number: int) -> dict | None:
+    """The decision a decision round settles or settled: the ending opens the winner's choice (if a sole
+    winner has tied seconds) and then the EC vote (if several are tied for fewest points), one round each from
+    Round 11 on, in that order; a round resolved long ago still names its own."""
+    ending = state.ending
+    if ending is None or round_number <= ROUNDS:
+        return None
+    opened = []
+    if ending.chooser is not None:
+        opened.append({"kind": "winner_choice", "seat": ending.chooser})
+    if ending.ec_voters:
+        opened.append({"kind": "ec_vote", "voters": ending.ec_voters})
+    index = round_number - ROUNDS - 1
+    return opened[index] if index < len(opened) else None
 
 
 def deciders(decision: dict) -> list[int]:

@@ -5,15 +5,17 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from django.db.models import Count
+
 from games.platform.kit import Announce, Ledger, RulesError
-from games.platform.registry import MAIN_MATCH, GameType, Outcome
+from games.platform.registry import MAIN_MATCH, Deciders, GameType, Outcome
 
 from . import decisions
 from .decisions import LAST_DECISION_ROUND
 from .describe import describe
 from .forms import DecisionForm, RoundForm, payload_to_initial
 from .hidden import movement_from_seed
-from .models import MovementTable
+from .models import MovementTable, TradeOffer
 from .names import with_names
 from .observation import observe, public_state
 from .operations import OPERATIONS, expire_offers
@@ -124,6 +126,22 @@ class HorseRace(GameType):
         if round.number > ROUNDS:
             return "decision" if decisions.owes(decisions.decision_now(load(game)), seat.number) else None
         return "submission"
+
+    def deciders(self, game, round) -> Deciders | None:
+        """Rounds 11 and 12 are decided by a few: the sole winner's choice, then those who won a ToL vote."""
+        if round.number <= ROUNDS or not game.state:
+            return None
+        decision = decisions.decision_of_round(load(game), round.number)
+        if decision is None:
+            return None
+        return Deciders(decisions.NAMES[decision["kind"]], decisions.deciders(decision))
+
+    def offers_waiting(self, seats) -> dict[int, int]:
+        """The open trade offers made to these seats, counted by seat (closed ones, the race's end among them,
+        ask nothing)."""
+        offers = TradeOffer.objects.filter(offered_to__in=seats, status=TradeOffer.Status.OPEN)
+        counted = offers.order_by().values("offered_to").annotate(count=Count("id"))
+        return {row["offered_to"]: row["count"] for row in counted}
 
     def form_to_payload(self, form) -> dict:
         if isinstance(form, RoundForm):

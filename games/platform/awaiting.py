@@ -35,6 +35,7 @@ PICK = "pick"
 SAVED_NOT_FINAL = "saved_not_final"
 RESULTS = "results"
 UNREAD = "unread_messages"
+OFFER = "offer"
 
 NEEDS = {
     SIT_DOWN: "sit down: say you are here, the clocks wait for you",
@@ -43,6 +44,7 @@ NEEDS = {
     PICK: "pick your Death Match opponent",
     NOT_SUBMITTED: "not submitted",
     SAVED_NOT_FINAL: "saved, not final",
+    OFFER: "a trade offer awaits your answer",
     RESULTS: "results are in your inbox",
     UNREAD: "unread messages",
 }
@@ -55,6 +57,7 @@ RANK = {
     PICK: 1,
     NOT_SUBMITTED: 1,
     SAVED_NOT_FINAL: 2,
+    OFFER: 2,
     RESULTS: 3,
     UNREAD: 3,
 }
@@ -72,6 +75,7 @@ class Awaiting:
     round_number: int | None = None
     unread: int | None = None  # UNREAD: how many messages
     chat: tuple[int, int, str] | None = None  # UNREAD: the chat's two seat numbers, and who wrote
+    offers: int | None = None  # OFFER: how many offers made to the player wait for their answer
     # YOUR_TURN, DECISION: the reserve after the deadline, drawn in `increment` steps, and whether it is being
     # drawn: the page counts on into it (platform/turn_clock.html), as the game's page does.
     reserve: tuple[float, float, bool] | None = None
@@ -82,6 +86,8 @@ class Awaiting:
             return f"Round {self.round_number}: {NEEDS[self.need]}"
         if self.need == UNREAD:
             return f"{self.unread} unread message{'' if self.unread == 1 else 's'} from {self.chat[2]}"
+        if self.need == OFFER and self.offers != 1:
+            return f"{self.offers} trade offers await your answer"
         return NEEDS[self.need][:1].upper() + NEEDS[self.need][1:]
 
     @property
@@ -118,6 +124,7 @@ class Awaiting:
             "reserve_increment": self.reserve[1] if self.reserve else None,
             "round": self.round_number,
             "unread": self.unread,
+            "offers": self.offers,
             "url": self.url,
         }
 
@@ -201,6 +208,14 @@ def awaiting(user, now: datetime | None = None) -> list[Awaiting]:
         items.append(Awaiting(pick.main_match_id, pick.main_match.name, PICK, pick.deadline))
     items += [Awaiting(seat.game_id, seat.game.name, RESULTS, None) for seat in seats if seat.results_unread]
     by_id = {seat.pk: seat for seat in seats}
+    # Offers made to the player (a trade): each game type reads its own, one query for all its seats.
+    by_type: dict[str, list[Seat]] = {}
+    for seat in seats:
+        by_type.setdefault(seat.game.game_type, []).append(seat)
+    for game_type, typed in by_type.items():
+        for seat_id, count in registry.get(game_type).offers_waiting(typed).items():
+            seat = by_id[seat_id]
+            items.append(Awaiting(seat.game_id, seat.game.name, OFFER, None, offers=count))
     readings = ChatRead.objects.filter(seat__in=seats, unread__gt=0).select_related("other__user__profile")
     for reading in readings.order_by("seat_id", "other__number"):
         seat = by_id[reading.seat_id]

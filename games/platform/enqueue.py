@@ -37,6 +37,10 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> None:
     outbox.owe("send_reminder", [[round_id, user_ids, *([key] if key else [])]])
 
 
+def send_pick_reminder(pick_id: int, key: str) -> None:
+    outbox.owe("send_pick_reminder", [[pick_id, key]])
+
+
 def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> None:
     outbox.owe("notify_your_turn", [[game_id, user_id, kind, generation]])
 

@@ -56,6 +56,15 @@ class Verdict:
 
 
 @dataclass
+class Deciders:
+    """Who decides a round that only some seats decide: the decision in the game's words ("the winner's
+    choice") and the seats (numbers from 0) that decide it. The console lists and counts only these."""
+
+    what: str
+    seats: list[int]
+
+
+@dataclass
 class Outcome:
     """What a resolution or an action did: the new rules state, its events, and whether the game is over."""
 
@@ -156,6 +165,12 @@ class GameType:
         "Clue with A×2; spectate 4; bets D:3", never JSON. Only a game's hosts read it."""
         raise NotImplementedError(f"{self.slug} does not say how to describe a submission")
 
+    def deciders(self, game: Game, round: Round) -> Deciders | None:
+        """Who decides `round`, where the rules give it to a few seats (the horse race's winner's choice and
+        its EC vote); None: every seat submits. Only a game whose pages name the deciders to everyone says
+        so here, though only the hosts' console reads it."""
+        return None
+
     def verdicts(self, game: Game) -> list[Verdict]:
         """The hosts' verdicts this round needs (given or not): the console lists those still waiting, with
         a button per answer. A round that waits for one raises NotReady from `resolve_round`."""
@@ -197,6 +212,12 @@ class GameType:
         break); None: the clock's seat alone. Every viewer is told who they are ("Waiting for ann, ben and 4
         others"), so a game returns them only where the rules make who decides public."""
         return None
+
+    def offers_waiting(self, seats: list[Seat]) -> dict[int, int]:
+        """How many offers made to each of these seats (one player's, all in running games of this type)
+        wait for that player's answer, by seat id (the horse race's trade offers), for "awaiting you": one
+        query for all of them. The default: none, and no query."""
+        return {}
 
     # -- operations between rounds or at any time (trades, purchases, flips): name -> handler ------------
     def operations(self) -> dict:

@@ -15,7 +15,7 @@ from django.db import DatabaseError
 
 from . import heartbeats, outbox
 from .errors import Busy
-from .models import ChatRead, Event, Game, Round, Webhook
+from .models import ChatRead, DeathMatchPick, Event, Game, Round, Webhook
 from .people import shown_name
 from .services import deliveries, notify
 from .services.blips import database_away
@@ -167,6 +167,23 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
             f"You have not submitted for Round {rnd.number} yet. "
             f"It closes at {local_text(rnd.closes_at, zone)}.\n"
             f"Submit on the game page: {notify.page_link('game', rnd.game_id)}"
+        ),
+    )
+
+
+@owed("send_pick_reminder", notify_retry)
+def send_pick_reminder(pick_id: int, key: str) -> int:
+    """A host's reminder to an Elimination Candidate who has not picked yet (`key`: that press's)."""
+    pick = DeathMatchPick.objects.select_related("main_match").get(pk=pick_id)
+    game = pick.main_match
+    return notify.send(
+        key,
+        notify.wanting([pick.candidate_id], "reminder"),
+        f"{game.name}: pick your Death Match opponent",
+        lambda zone: (
+            f"You are the Elimination Candidate of {game.name}: pick your Death Match opponent by "
+            f"{local_text(pick.deadline, zone)}, or the hosts pick for you.\n"
+            f"Pick on this page: {notify.page_link('death-match-pick', game.id)}"
         ),
     )
 

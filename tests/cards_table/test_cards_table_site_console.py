@@ -14,7 +14,8 @@ pytestmark = pytest.mark.django_db
 
 
 def press(client, game, action, **data) -> str:
-    answer = client.post(f"/admin/platform/game/{game.id}/host/{action}/", data)
+    # confirm=yes: the press as confirmed (Resolve now and Pause ask first: test_console_answers.py)
+    answer = client.post(f"/admin/platform/game/{game.id}/host/{action}/", {"confirm": "yes", **data})
     assert answer.status_code == 302
     return str(list(get_messages(answer.wsgi_request))[-1])
 

@@ -116,7 +116,9 @@ def test_a_host_runs_a_nine_player_horse_race_round_from_the_console(
     phone.goto(f"{admin}/platform/game/{game.id}/change/")
     shot(phone, "admin-console-phone")
 
-    act(host, "button[value=resolve]")
+    act(host, "button[value=resolve]")  # early: it asks first, naming the consequence
+    assert "Close Round 0 now, 35 h early? 3 players have not submitted." in host.inner_text("#console")
+    act(host, "#console button[name=confirm]")
     assert said(host).startswith("Round 0 resolved. Round 1 is open until")
     assert Round.objects.get(game=game, number=0).status == Round.Status.RESOLVED
 
@@ -126,6 +128,7 @@ def test_a_host_runs_a_nine_player_horse_race_round_from_the_console(
     submission_save(seat=cards.seats.get(number=2), round_number=1, payload={"heat_guess": "hot corners"})
     host.goto(f"{admin}/platform/game/{cards.id}/change/")
     act(host, "button[value=resolve]")
+    act(host, "#console button[name=confirm]")
     assert "Round 1 was not resolved: waiting for 1 verdict (cat)." in said(host)
     assert "Heat indicator guess: “hot corners”" in host.inner_text("#console")
     shot(host, "admin-console-verdict")
@@ -133,5 +136,6 @@ def test_a_host_runs_a_nine_player_horse_race_round_from_the_console(
     assert said(host).startswith("Verdict given: cat, wrong. Round 1 resolved. Round 2 is open until")
     assert Round.objects.get(game=cards, number=1).status == Round.Status.RESOLVED
 
-    # One page load for each step above (a form's POST and the redirect it answers with make one).
-    assert loads.count == 14
+    # One page load for each step above (a form's POST and the redirect it answers with make one), Resolve
+    # now's question included.
+    assert loads.count == 16

@@ -28,7 +28,8 @@ def console_of(client, game) -> str:
 
 def press(client, game, action, **data) -> str:
     """POST one console button; the words it answered with (the admin's newest message)."""
-    answer = client.post(f"/admin/platform/game/{game.id}/host/{action}/", data)
+    # confirm=yes: the press as confirmed (Resolve now and Pause ask first: test_console_answers.py)
+    answer = client.post(f"/admin/platform/game/{game.id}/host/{action}/", {"confirm": "yes", **data})
     assert answer.status_code == 302, answer.status_code
     return str(list(get_messages(answer.wsgi_request))[-1])
 

@@ -102,7 +102,7 @@ def test_a_console_button_that_took_effect_says_so_when_what_came_of_it_cannot_b
 
     monkeypatch.setattr(console, "_after", failing)
     client = page_client(hank)
-    pressed = client.post(f"/admin/platform/game/{tally.id}/host/resolve/")
+    pressed = client.post(f"/admin/platform/game/{tally.id}/host/resolve/", {"confirm": "yes"})
     assert pressed.status_code == 302
     said = str(list(get_messages(pressed.wsgi_request))[-1])
     assert (
@@ -146,7 +146,7 @@ def test_a_console_button_still_says_what_came_of_it_when_all_is_well(tally, han
     # The usual answer is unchanged: what came of the press, read back.
     client = page_client(hank)
     with time_machine.travel(tally.rounds.get(number=0).opens_at + dt.timedelta(minutes=1), tick=False):
-        pressed = client.post(f"/admin/platform/game/{tally.id}/host/resolve/")
+        pressed = client.post(f"/admin/platform/game/{tally.id}/host/resolve/", {"confirm": "yes"})
     said = str(list(get_messages(pressed.wsgi_request))[-1])
     assert said.startswith("Round 0 resolved. Round 1 is open until")
 

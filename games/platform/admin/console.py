@@ -27,6 +27,7 @@ from .. import registry
 from ..errors import NotAllowed, NotResolved, RoundClosed, StateChanged
 from ..kit import RulesError
 from ..models import Event, Game, Round, TurnClock
+from ..next_step import after_the_end
 from ..observation import current_round, reading, seats_with_players
 from ..people import label
 from ..registry import Viewer
@@ -38,6 +39,7 @@ from ..services.live import operation_run
 from ..services.reminders import reminder_send_now
 from ..services.rounds import Resolution, latest_submissions
 from . import absence as absence_forms
+from .confirm import Button, ask_first, asks_first, confirming, question
 
 log = logging.getLogger(__name__)
 
@@ -104,10 +106,11 @@ def console(game: Game, hidden_link: str = "") -> dict:
         rnd = current_round(game) if kind.flow == "rounds" else None
         rows = []
         turn_words = ""
+        deciding = kind.deciders(game, rnd) if kind.flow == "rounds" and rnd is not None else None
         if kind.flow == "rounds" and rnd is not None:
             latest = latest_submissions(rnd)
             excused = absence.excused_seats(rnd)
-            for seat in seats:
+            for seat in _deciding(seats, deciding):
                 saved = latest.get(seat.number)
                 if saved is None:
                     missed = "excused" if seat.number in excused else "not submitted"
@@ -145,6 +148,8 @@ def console(game: Game, hidden_link: str = "") -> dict:
     summary = "Seats"
     if rnd is not None:
         summary = f"Round {rnd.number}: " + ", ".join(f"{n} {status}" for status, n in counts.items())
+        if deciding is not None:
+            summary = f"{_decided_by(rnd, deciding, rows)} · {summary.split(': ', 1)[1]}"
     unstarted = game.status in (Game.Status.DRAFT, Game.Status.SEEDING)
     return {
         "kind": kind,
@@ -163,7 +168,23 @@ def console(game: Game, hidden_link: str = "") -> dict:
         "seated": f"{len(seats)} seated ({kind.min_players} to {kind.max_players} players)",
         "categories": ANNOUNCE_CATEGORIES,
         "can_remind": open_round and bool(missing),
+        # A finished game's outcome and what comes next, as the season's console says them (next_step.py).
+        **after_the_end(game, now),
     }
+
+
+def _deciding(seats, deciding):
+    """The seats the round asks anything of: those who decide it, where only some do."""
+    return seats if deciding is None else [s for s in seats if s.number in deciding.seats]
+
+
+def _decided_by(rnd: Round, deciding, rows) -> str:
+    """ "Round 11, the winner's choice: ann decides" (the rows are the deciders' own)."""
+    who = [r.player for r in rows]
+    if not who:
+        return f"Round {rnd.number}, {deciding.what}: nobody decides"
+    names = ", ".join(who[:-1]) + " and " + who[-1] if len(who) > 1 else who[0]
+    return f"Round {rnd.number}, {deciding.what}: {names} decide{'s' * (len(who) == 1)}"
 
 
 def console_unreadable(game: Game, exc: Exception) -> dict:
@@ -187,18 +208,65 @@ def console_unreadable(game: Game, exc: Exception) -> dict:
     }
 
 
-def _buttons(game: Game, kind, rnd: Round | None) -> list[tuple[str, str]]:
-    """The host actions that make sense now, as (action, words); each answers what it did, whatever it is."""
+def _buttons(game: Game, kind, rnd: Round | None) -> list[Button]:
+    """The host actions that make sense now, as (action, words, confirm); each answers what it did, whatever
+    it is. `confirm` is the question an early or destructive action asks first (confirm.py), "" if none: the
+    console shows such a button as a danger, and its first press shows the question instead of acting."""
     if game.status in (Game.Status.DRAFT, Game.Status.SEEDING):
-        return [("start", "Start")]
-    if game.status != Game.Status.RUNNING:
-        return []
-    buttons = [("resume", "Resume")] if game.paused_at else [("pause", "Pause")]
-    if kind.flow == "rounds":
-        buttons += [("extend_hour", "Extend 1 h"), ("extend_day", "Extend 24 h"), ("resolve", "Resolve now")]
-        if rnd is not None and rnd.status == Round.Status.FAILED:
-            buttons.append(("retry", "Retry"))
-    return buttons
+        pairs = [("start", "Start")]
+    elif game.status != Game.Status.RUNNING:
+        pairs = []
+    else:
+        pairs = [("resume", "Resume")] if game.paused_at else [("pause", "Pause")]
+        if kind.flow == "rounds":
+            pairs += [("extend_hour", "Extend 1 h"), ("extend_day", "Extend 24 h")]
+            pairs.append(("resolve", "Resolve now"))
+            if rnd is not None and rnd.status == Round.Status.FAILED:
+                pairs.append(("retry", "Retry"))
+    return [Button(action, words, question(game, action)) for action, words in pairs]
+
+
+def _early(delta: timedelta) -> str:
+    """How early a round closes, as a host counts it: "41 h", "1 h 20 min", "5 min"."""
+    return f"{int(delta.total_seconds() // 3600)} h" if delta >= timedelta(hours=2) else span(delta)
+
+
+def _not_submitted(game: Game, rnd: Round) -> list[str]:
+    """Who has saved nothing for the round, among those it asks anything of."""
+    deciding = registry.get(game.game_type).deciders(game, rnd)
+    latest = latest_submissions(rnd)
+    return [label(s.user) for s in _deciding(seats_with_players(game), deciding) if s.number not in latest]
+
+
+def _still(missing: list[str]) -> str:
+    if not missing:
+        return "Every player has submitted."
+    if len(missing) == 1:
+        return f"{missing[0]} has not submitted."
+    return f"{len(missing)} players have not submitted."
+
+
+@asks_first("resolve")
+def _resolve_question(game: Game, fields) -> str:
+    """Resolve now before the round's time is up: the round closes early, for everyone still writing."""
+    rnd = _open_round(game)
+    if rnd is None or game.status != Game.Status.RUNNING:
+        return ""
+    left = rnd.remaining_when_paused if rnd.remaining_when_paused is not None else rnd.closes_at - site_now()
+    if left <= timedelta(0):
+        return ""  # its time is up: closing it is what happens anyway
+    return f"Close Round {rnd.number} now, {_early(left)} early? {_still(_not_submitted(game, rnd))}"
+
+
+@asks_first("pause")
+def _pause_question(game: Game, fields) -> str:
+    if game.status != Game.Status.RUNNING or game.paused_at:
+        return ""
+    rnd = _open_round(game)
+    keeps = ""
+    if rnd is not None and rnd.closes_at > site_now():
+        keeps = f" (Round {rnd.number} keeps its {_early(rnd.closes_at - site_now())} left)"
+    return f"Pause {game.name}? Every clock stops until you press Resume{keeps}."
 
 
 # -- what each button does, and the words it answers with ------------------------------------------------
@@ -402,6 +470,9 @@ class HostConsole:
         game = self.get_object(request, object_id)  # only the games this user hosts (superusers: all)
         if game is None or action not in ACTIONS or not self.has_change_permission(request, game):
             raise Http404("No such game, or not one you host.")
+        asking = ask_first(request, game, action)
+        if asking is not None:
+            return asking
         try:
             messages.success(request, ACTIONS[action](request, game))
         except (RulesError, StateChanged, NotAllowed, RoundClosed) as exc:
@@ -417,4 +488,5 @@ class HostConsole:
             except Exception as exc:  # the game's own code, most likely: the buttons must still show
                 log.exception("The console of game %s could not be read", obj.pk)
                 context["console"] = console_unreadable(obj, exc)
+            context["console"]["confirming"] = confirming(request, obj, context["console"]["buttons"])
         return super().render_change_form(request, context, add, change, form_url, obj)

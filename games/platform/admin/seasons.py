@@ -7,12 +7,13 @@ from django.contrib import admin
 
 from ..models import Game, Season, SeasonPlayer
 from ..services.events import bump_version
-from . import season_form
+from . import cohosts, season_form
+from .season_console import SeasonConsole
 from .season_form import SeasonAdminForm
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(SeasonConsole, admin.ModelAdmin):
     form = SeasonAdminForm
     list_display = ("name", "created_at")
     filter_horizontal = ("hosts",)
@@ -36,6 +37,11 @@ class SeasonAdmin(admin.ModelAdmin):
                 bump_version(game)
         season_form.after_save(request, obj, form)
 
+    def save_related(self, request, form, formsets, change):
+        before = set(form.instance.hosts.values_list("pk", flat=True))  # the form's hosts replace these
+        super().save_related(request, form, formsets, change)
+        cohosts.hosts_saved(request, form.instance, before)
+
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_staff
 
@@ -43,8 +49,12 @@ class SeasonAdmin(admin.ModelAdmin):
         return self.has_module_permission(request)
 
     def has_change_permission(self, request, obj=None):
-        # Season hosts grant and correct balances from here; only superusers make seasons.
+        # Season hosts grant and correct balances from here.
         return self.has_module_permission(request)
+
+    def has_add_permission(self, request):
+        # Members of Hosts make seasons (services/host_role.py), and superusers.
+        return self.has_module_permission(request) and request.user.has_perm("platform.add_season")
 
     def get_queryset(self, request):
         qs = super().get_queryset(request)

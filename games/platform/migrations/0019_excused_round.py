@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('platform', '0017_every_address_in_allauths_table'),
+        ('platform', '0018_hosts_group'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from genius.clock import site_now
+
 from .. import registry
 from ..errors import NotAllowed, StateChanged
 from ..kit import RulesError
 from ..models import DeathMatchPick, Game
+from ..setting import AT_START_TIME, CLOCKS_START, START_TIME
 from .audit import audit
-from .games import game_create, game_seat
+from .games import game_create, game_seat, game_settings_update, game_start
 from .season import is_season_host, season_setting
 
 
@@ -51,3 +54,23 @@ def death_match_create(*, pick: DeathMatchPick, actor, game_type: str | None = N
     pick.save(update_fields=["death_match", "status"])
     audit(action="death_match_create", actor=actor, game=pick.main_match, death_match=dm.id)
     return dm
+
+
+@transaction.atomic
+def death_match_open(*, pick: DeathMatchPick, actor, start_at, now=None) -> Game:
+    """One press from a made pick to a Death Match its two players can sit down at: created and seated
+    (`death_match_create`), its clocks set to start at `start_at` (the host's choice), and started, so each
+    says "I'm here" from now on and the sweep starts the clocks then. All of it or nothing: a start the game
+    refuses leaves no draft behind."""
+    now = now or site_now()
+    if start_at <= now:
+        raise RulesError("Pick a start time in the future: the players need time to come.", field="start_at")
+    dm = death_match_create(pick=pick, actor=actor)
+    if not actor.is_superuser:
+        dm.hosts.add(
+            actor
+        )  # the season's host who made it runs it from its console, hosting its Main Match or not
+    if registry.get(dm.game_type).flow == "turns":
+        timed = {CLOCKS_START: AT_START_TIME, START_TIME: start_at.isoformat()}
+        dm = game_settings_update(game=dm, settings=timed, actor=actor)
+    return game_start(game=dm, actor=actor, now=now)
