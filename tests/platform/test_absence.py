@@ -115,6 +115,21 @@ def test_the_new_player_takes_the_seat_its_hand_its_submission_and_its_game_bala
     assert saved.seat_id == seat.pk and saved.payload["ability"]["use"] == {"A": 1}
 
 
+def test_the_games_state_knows_the_seat_so_an_offer_to_the_leaver_is_the_newcomers(
+    race, nine, hank, zoe, season
+):
+    ann, ben = nine[:2]
+    assert operate(race, ben, "offer_trade", {"give": "B", "want": "A", "to": "ann"}).status_code == 200
+    url = reverse("api-host-replace", args=[race.id])
+    assert api(hank).post(url, {"seat": 0, "username": "zoe"}, format="json").status_code == 200
+    offer = observe(race, zoe)["state"]["trades"][0]
+    assert operate(race, ann, "accept_trade", {"offer": offer["id"]}).status_code in (403, 404)
+    assert operate(race, zoe, "accept_trade", {"offer": offer["id"]}).status_code == 200
+    assert observe(race, zoe)["state"]["you"]["hand"] == {**{h: 1 for h in "ACDEFGHI"}, "A": 0, "B": 2}
+    assert balances(season=season, user=zoe, game=race)["cards:B"] == 2
+    assert balances(season=season, user=ann, game=race).get("cards:B", 0) == 0
+
+
 def test_the_leaver_no_longer_sees_the_seats_hand_the_new_player_does_spectators_never(race, left, hank, zoe):
     api(hank).post(reverse("api-host-replace", args=[race.id]), {"seat": 0, "username": "zoe"}, format="json")
     for user, sees in ((left, False), (zoe, True), (None, False)):
