@@ -230,6 +230,18 @@ def test_an_excused_round_in_the_horse_race_is_recorded_shown_and_not_reminded(c
     assert ExcusedRound.objects.count() == 1
 
 
+def test_the_season_console_does_not_wait_for_an_excused_seat(client, race, hank, season):
+    client.force_login(hank)
+
+    def waiting():
+        page = client.get(f"/admin/platform/season/{season.id}/change/").content.decode()
+        return page.split('id="season-console"')[1].split("</section>")[0]
+
+    assert "(9 not submitted)" in waiting()
+    press(client, race, "excuse", seat="0", round="0", **CONFIRM)
+    assert "(8 not submitted)" in waiting()
+
+
 def test_an_excused_round_in_cards_on_the_table_lifts_its_missing_action(client, cards, ten, hank):
     client.force_login(hank)
     answer = press(client, cards, "excuse", seat="1", round="1", **CONFIRM)
