@@ -224,6 +224,8 @@ def test_an_excused_round_in_the_horse_race_is_recorded_shown_and_not_reminded(c
     mail.outbox.clear()
     reminded = reminder_send_now(game=race, actor=hank)
     assert ann not in reminded.missing and nine[1] in reminded.missing
+    asked = client.post(f"/admin/platform/game/{race.id}/host/resolve/")["Location"]
+    assert "8 players have not submitted." in client.get(asked).content.decode()
     again = press(client, race, "excuse", seat="0", round="0", **CONFIRM)
     assert again == "ann's Round 0 is excused already."
     assert press(client, race, "excuse", seat="0", round="4", **CONFIRM) == "Round 4 has not opened yet."
