@@ -28,6 +28,7 @@ from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.reminders import reminder_send_now
 from games.platform.services.rounds import latest_submissions
 from games.platform.services.sitting import here_say
+from games.platform.services.sweep import reminder_claim
 from tests.api_support import api, observe, operate, page_client, submit, told
 from tests.cards_table.site_support import NAMES as TEN
 from tests.cards_table.site_support import make_game as make_cards
@@ -224,6 +225,8 @@ def test_an_excused_round_in_the_horse_race_is_recorded_shown_and_not_reminded(c
     mail.outbox.clear()
     reminded = reminder_send_now(game=race, actor=hank)
     assert ann not in reminded.missing and nine[1] in reminded.missing
+    swept = reminder_claim(round_id=race.rounds.get(number=0).pk, now=timezone.now())
+    assert ann.pk not in swept and nine[1].pk in swept
     asked = client.post(f"/admin/platform/game/{race.id}/host/resolve/")["Location"]
     assert "8 players have not submitted." in client.get(asked).content.decode()
     again = press(client, race, "excuse", seat="0", round="0", **CONFIRM)

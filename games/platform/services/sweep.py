@@ -107,7 +107,9 @@ def reminder_claim(*, round_id: int, now) -> list[int]:
         return []
     Round.objects.filter(pk=rnd.pk).update(reminder_sent_at=now)
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    users = list(rnd.game.seats.exclude(pk__in=submitted).values_list("user_id", flat=True))
+    # A seat the hosts excused from the round is not reminded of it.
+    waited = rnd.game.seats.exclude(pk__in=submitted).exclude(excused_rounds__round=rnd)
+    users = list(waited.values_list("user_id", flat=True))
     if users:
         enqueue.send_reminder(rnd.pk, users)
     return users
