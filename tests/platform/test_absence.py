@@ -27,7 +27,7 @@ from games.platform.services import games as game_services
 from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.reminders import reminder_send_now
 from games.platform.services.rounds import latest_submissions
-from games.platform.services.sitting import here_say
+from games.platform.services.sitting import here_say, start_time
 from games.platform.services.sweep import reminder_claim
 from tests.api_support import api, observe, operate, page_client, submit, told
 from tests.cards_table.site_support import NAMES as TEN
@@ -327,7 +327,9 @@ def t0():
     return timezone.now().replace(second=0, microsecond=0) + timedelta(days=1)
 
 
-def live_made_in_the_admin(client, season, hank, t0, **changes) -> Game:
+def live_made_in_the_admin(client, season, hank, t0, here=("alice",), **changes) -> Game:
+    """A Tally Duel (alice and bob) added through the admin at t0, to start 10 minutes later, then started;
+    those named `here` say "I'm here" at once."""
     start = t0 + timedelta(minutes=10)
     with time_machine.travel(t0, tick=False):
         client.force_login(hank)
@@ -345,11 +347,11 @@ def live_made_in_the_admin(client, season, hank, t0, **changes) -> Game:
         assert answer.status_code == 302, answer.context["adminform"].form.errors
         game = Game.objects.get(name="Duel")
         assert press(client, game, "start").startswith("Started")
-        alice_here = game.seats.get(number=0)
-        here_say(seat=alice_here)  # bob never comes
+        for seat in game.seats.filter(user__username__in=here):
+            here_say(seat=seat)
     game.refresh_from_db()
-    assert game.settings["clocks_start"] == "at the start time" and game.clocks_start_at == start
-    assert game.clocks_started_at is None
+    assert game.settings["clocks_start"] == changes.get("clocks_start", "when all are here")
+    assert start_time(game) == start and game.clocks_start_at in (start, None)  # None: started already
     return game
 
 
@@ -358,6 +360,7 @@ def test_the_add_form_offers_a_start_time_and_what_absence_means(client, season,
     page = client.get("/admin/platform/game/add/").content.decode()
     assert "A live match" in page and 'name="start_time"' in page and 'type="datetime-local"' in page
     assert "A player absent at the start time" in page and "is replaced by a player the hosts name" in page
+    assert "when everyone is here, or at the start time at the latest" in page
     form = client.get("/admin/platform/game/add/").context["adminform"].form
     offered = form.fields["start_time"].initial()
     assert offered > timezone.now() and (offered.hour, offered.minute) == (20, 0)
@@ -366,8 +369,8 @@ def test_the_add_form_offers_a_start_time_and_what_absence_means(client, season,
 def test_a_live_match_made_in_the_admin_starts_at_its_start_time_and_the_absent_loses(
     client, season, hank, alice, bob, t0
 ):
-    game = live_made_in_the_admin(client, season, hank, t0)  # "loses", as the form offers
-    assert game.settings["absent_at_start"] == "loses"
+    game = live_made_in_the_admin(client, season, hank, t0)  # "loses", as the form offers; bob never comes
+    assert game.settings["absent_at_start"] == "loses" and game.clocks_started_at is None
     with time_machine.travel(t0 + timedelta(minutes=10, seconds=1), tick=False):
         sweep()
     game.refresh_from_db()
@@ -390,6 +393,22 @@ def test_a_live_match_made_in_the_admin_gives_the_absent_players_seat_as_the_hos
     game.refresh_from_db()
     assert game.clocks_started_at == t0 + timedelta(minutes=10, seconds=1)
     assert game.seats.get(number=1).user == charlie
+
+
+def test_a_live_match_made_in_the_admin_starts_when_everyone_is_here_or_at_its_start_time_as_chosen(
+    client, season, hank, alice, bob, t0
+):
+    early = live_made_in_the_admin(client, season, hank, t0, here=("alice", "bob"))
+    assert early.clocks_started_at == t0  # everyone came before the start time: nobody waits for it
+    early.delete()
+    timed = live_made_in_the_admin(
+        client, season, hank, t0, here=("alice", "bob"), clocks_start="at the start time"
+    )
+    assert timed.clocks_started_at is None
+    with time_machine.travel(t0 + timedelta(minutes=10, seconds=1), tick=False):
+        sweep()
+    timed.refresh_from_db()
+    assert timed.clocks_started_at == t0 + timedelta(minutes=10, seconds=1)
 
 
 def test_a_live_match_needs_a_start_time_to_come_and_a_game_of_rounds_ignores_it(client, season, hank, t0):
