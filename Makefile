@@ -1,4 +1,5 @@
 # The two commands: `make run` (set up, load the demo, serve with worker and beat) and `make test`.
+# `make run DEMO=0` loads no demo: a new site, whose first page asks for its first host.
 SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -27,8 +28,12 @@ venv: $(VENV)/.installed
 run: venv
 	$(PY) manage.py migrate --no-input
 	$(PY) manage.py collectstatic --no-input --verbosity 0
+ifeq ($(DEMO),0)
+	$(PY) manage.py serve_all --port $(PORT)
+else
 	$(PY) manage.py load_demo --quiet
 	$(PY) manage.py serve_all --port $(PORT) --demo
+endif
 
 
 test: venv

@@ -93,6 +93,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # A site with no account sends the home page's and the admin's visitors to ask for its first host.
+    "games.platform.first_run.FirstRunMiddleware",
     # Every time shown in the viewer's zone (looked up only when a time is shown: games/platform/zones.py).
     "games.platform.zones.ZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -97,7 +97,7 @@ def facts_for(games: list[Game], viewer=None) -> Facts:
         facts.clocks = {clock.game_id: clock for clock in clocks}
     picks = DeathMatchPick.objects.filter(
         Q(main_match_id__in=ids) | Q(death_match_id__in=ids)
-    ).select_related("candidate__profile", "opponent__profile")
+    ).select_related("candidate__profile", "opponent__profile", "death_match")
     for pick in picks:
         facts.picks[pick.main_match_id] = pick
         if pick.death_match_id:
@@ -305,5 +305,10 @@ def _after_main_match(game: Game, pick: DeathMatchPick | None, now: datetime) ->
             start_at=start_at,
             **ids,
         )
-    link = reverse("admin:platform_game_change", args=[pick.death_match_id]) if pick.death_match_id else ""
-    return Step(f"The Death Match {ec} vs {opponent} is made.", link=link, link_words="Its console", **ids)
+    dm = pick.death_match
+    if dm is None:  # deleted by hand since
+        return Step(f"The Death Match {ec} vs {opponent} was made, then deleted: the hosts decide.", **ids)
+    done = "is over" if dm.status == Game.Status.FINISHED else "is made"
+    return Step(
+        f"The Death Match {ec} vs {opponent} {done}.", link=console_link(dm), link_words="Its console", **ids
+    )

@@ -4,6 +4,7 @@ from django.urls import path
 
 from . import (
     account_views,
+    first_run,
     guides,
     paths,  # noqa: F401  (registers the `id` converter)
     views,
@@ -12,6 +13,7 @@ from . import (
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),
+    path("first-run/", first_run.first_run, name="first-run"),
     path("rules/", guides.rules_index, name="rules-index"),
     path("rules/<slug:slug>/", guides.rules_page, name="rules"),
     path("games/<id:game_id>/", views.game_page, name="game"),

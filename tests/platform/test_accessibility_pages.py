@@ -1,7 +1,7 @@
 """Every page type, as each kind of viewer, on a desktop (1280 px) and a 390 px phone, through axe-core (the
 check `page_as` runs on every page visited): home, each game type as a player and as a spectator, pair
-chats, the ledger, the season, the rules, login, the site's 404 page, the account pages and the hosts'
-admin console. A serious or critical fault fails."""
+chats, the ledger, the season, the rules, login, the site's 404 page, the account pages, the hosts'
+admin console and an empty site's first-run page. A serious or critical fault fails."""
 
 from __future__ import annotations
 
@@ -21,6 +21,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_phone(page_as, live_server):
     for toy in ("tally", "tally_duel"):  # the tests' own types are not the site's
         registry.unregister(toy)
+    visited = set()
+    for width in (1280, 390):  # an empty site's first page: it asks for the first host
+        page = page_as(None, width=width)
+        first_run = live_server.url + reverse("first-run")
+        assert page.goto(first_run).status == 200
+        page.click("button[type=submit]")  # sent empty: each field's error beside it
+        page.wait_for_selector(".has-error")
+        page.goto(first_run)
+        visited.add((f"a visitor at {width} px", first_run))
+        page.reload()
     call_command("load_demo", stdout=StringIO())  # a season with a running game of every type
     users = {u.username: u for u in get_user_model().objects.all()}
     season = Season.objects.get()
@@ -53,10 +63,10 @@ def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_p
             reverse("admin:platform_game_changelist"),
             *(reverse("admin:platform_game_change", args=[g.id]) for g in games.values()),
             reverse("admin:platform_season_change", args=[season.id]),
+            reverse("admin:platform_season_add"),
         ],
     }
 
-    visited = set()
     for width in (1280, 390):
         for username, paths in pages.items():
             page = page_as(users[username] if username else None, width=width)

@@ -274,3 +274,196 @@ def test_make_host_promotes_an_existing_player_once(alice):
     assert alice.check_password("pw-alice"), "a promotion asks for no password and changes none"
     out, _ = make_host_command("alice")
     assert out.strip() == "alice is a host already (staff, in Hosts): nothing changed."
+
+
+# -- the first-run page --------------------------------------------------------------------------------------
+
+FIRST_RUN = reverse("first-run")
+FIRST_HOST = {
+    "username": "nina",
+    "email": "nina@example.com",
+    "password1": "a long pass phrase 42",
+    "password2": "a long pass phrase 42",
+}
+
+
+@pytest.mark.parametrize("path", ["/", "/admin/", "/admin/login/?next=/admin/"])
+def test_an_empty_site_sends_the_home_page_and_the_admin_to_the_first_run_page(client, path):
+    answer = client.get(path)
+    assert answer.status_code == 302 and answer["Location"] == FIRST_RUN
+    page = client.get(FIRST_RUN).content.decode()
+    for name in ("username", "email", "password1", "password2"):
+        assert f'name="{name}"' in page
+
+
+def test_the_first_host_is_made_logged_in_and_sent_to_add_a_season(client, django_user_model):
+    answer = client.post(FIRST_RUN, FIRST_HOST)
+    assert answer.status_code == 302 and answer["Location"] == SEASON_ADD
+    nina = django_user_model.objects.get()
+    assert (nina.username, nina.email, nina.is_staff, nina.is_superuser) == (
+        "nina",
+        "nina@example.com",
+        True,
+        False,
+    )
+    assert nina.groups.filter(name=HOSTS).exists() and nina.check_password("a long pass phrase 42")
+    page = client.get(SEASON_ADD)
+    assert page.status_code == 200  # logged in, and may make a season
+    said = [str(m) for m in page.context["messages"]]
+    assert said == ["Welcome, nina: you are this site's first host. Name your season."]
+    # The season they make is theirs.
+    client.post(SEASON_ADD, season_data("Spring"))
+    assert list(Season.objects.get(name="Spring").hosts.all()) == [nina]
+
+
+def test_the_page_is_gone_once_anyone_has_an_account(client, alice, hank, django_user_model):
+    for someone in (client, as_user(alice), as_user(hank)):  # a visitor, a player, a host
+        assert someone.get(FIRST_RUN).status_code == 404
+        assert someone.post(FIRST_RUN, FIRST_HOST).status_code == 404
+    assert set(django_user_model.objects.all()) == {alice, hank}
+    # And nobody is sent there any more.
+    assert client.get("/").status_code == 200
+    assert client.get("/admin/")["Location"].startswith(reverse("admin:login"))
+
+
+def test_the_page_is_gone_after_the_first_host_is_made(client, django_user_model):
+    client.post(FIRST_RUN, FIRST_HOST)
+    again = Client()
+    assert again.get(FIRST_RUN).status_code == 404
+    assert again.post(FIRST_RUN, {**FIRST_HOST, "username": "mallory"}).status_code == 404
+    assert client.get(FIRST_RUN).status_code == 404  # the host too
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["nina"]
+
+
+@pytest.mark.parametrize(
+    "changes, field, said",
+    [
+        ({"username": "nina has spaces"}, "username", "Enter a valid username"),
+        ({"email": "not-an-address"}, "email", "Enter a valid email address."),
+        ({"email": ""}, "email", "This field is required."),
+        ({"password2": "another pass phrase"}, "password2", "The two password fields didn’t match."),
+        ({"password1": "short1", "password2": "short1"}, "password2", "This password is too short."),
+    ],
+)
+def test_a_wrong_value_is_an_error_next_to_its_field_and_nothing_typed_is_lost(
+    client, django_user_model, changes, field, said
+):
+    sent = {**FIRST_HOST, **changes}
+    answer = client.post(FIRST_RUN, sent)
+    assert answer.status_code == 200 and not django_user_model.objects.exists()
+    form = answer.context["form"]
+    assert any(said in e for e in form.errors[field]), form.errors
+    html = answer.content.decode()
+    # The error stands inside its field's box, and the field names it to a screen reader.
+    box = html.split(f'name="{field}"')[1].split('<div class="field')[0]
+    assert said.replace("'", "&#x27;") in box
+    assert f'aria-describedby="id_{field}_helptext id_{field}_error"' in box
+    assert f'<div id="id_{field}_error"><p class="error">' in box
+    for name in ("username", "email"):
+        if sent[name]:
+            assert f'value="{sent[name]}"' in html, name
+    if field in ("username", "email"):  # a password that was fine comes back with the form
+        assert f'value="{sent["password1"]}"' in html
+    else:
+        assert f'value="{sent["password1"]}"' not in html
+
+
+def test_make_run_on_an_empty_site_says_where_to_make_the_first_host(alice):
+    from io import StringIO
+
+    from games.platform.management.commands.serve_all import Command as ServeAll
+
+    def greeting() -> str:
+        said = StringIO()
+        ServeAll(stdout=said, no_color=True)._greet(
+            "http://127.0.0.1:8000/", {"verbose": False, "demo": False}, ""
+        )
+        return said.getvalue()
+
+    assert "first-run" not in greeting()
+    alice.delete()
+    said = "No account yet: open http://127.0.0.1:8000/first-run/ to make the first host"
+    assert f"{said} (or manage.py make_host)." in greeting()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_first_runs_sent_at_once_make_one_host(monkeypatch, django_user_model):
+    """Both forms are sent while nobody exists. Each waits (up to 2 s) for the other inside its transaction,
+    after the lock and before it looks for users: with the lock, the second waits for the first's commit
+    instead, finds its host and answers 404; without it both would look at once and make two (Postgres, the
+    services run; SQLite lets one writer in at a time anyway)."""
+    import threading
+
+    from django.db import connection
+
+    from games.platform.services import host_role
+
+    hosts_group()  # a transactional test starts with the migration's rows flushed
+    meet = threading.Barrier(2, timeout=2)
+    group = host_role.hosts_group
+
+    def after_the_lock():
+        try:
+            meet.wait()
+        except threading.BrokenBarrierError:
+            pass  # the other is held at the lock
+        return group()
+
+    monkeypatch.setattr(host_role, "hosts_group", after_the_lock)
+    answers = {}
+
+    def send(name):
+        try:
+            answers[name] = Client().post(FIRST_RUN, {**FIRST_HOST, "username": name}).status_code
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(name,)) for name in ("nina", "olly")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(answers.values()) == [302, 404], answers
+    made = list(django_user_model.objects.values_list("username", flat=True))
+    assert made == [name for name, status in answers.items() if status == 302]
+
+
+# -- the demo's host -----------------------------------------------------------------------------------------
+
+
+def test_the_demos_host_is_in_hosts_and_makes_a_season_it_then_hosts(django_user_model):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("load_demo", "--quiet", stdout=StringIO())
+    call_command("load_demo", "--quiet", stdout=StringIO())  # run again: still one host, once in Hosts
+    host = django_user_model.objects.get(username="host")
+    assert host.groups.filter(name=HOSTS).count() == 1
+    assert not django_user_model.objects.filter(username="player1", groups__name=HOSTS).exists()
+    assert host.check_password("host-demo-pass")
+    client = as_user(host)
+    assert client.get(SEASON_ADD).status_code == 200
+    answer = client.post(SEASON_ADD, season_data("Host's own"))
+    assert answer.status_code == 302, answer.content.decode()[:3000]
+    assert list(Season.objects.get(name="Host's own").hosts.all()) == [host]
+
+
+# -- the migration -----------------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_puts_the_staff_who_host_already_in_hosts(make_user, django_user_model):
+    from django.core.management import call_command
+
+    call_command("migrate", "platform", "0017", verbosity=0)
+    hank = make_user("hank", is_staff=True)
+    gina = make_user("gina", is_staff=True)
+    make_user("stan", is_staff=True)  # staff hosting nothing
+    alice = make_user("alice")  # hosts a season but is no staff: the admin would not let her in
+    season = Season.objects.create(name="Before")
+    season.hosts.add(hank, alice)
+    Game.objects.create(season=season, game_type="tally", name="Old").hosts.add(gina)
+    call_command("migrate", "platform", verbosity=0)
+    members = django_user_model.objects.filter(groups__name=HOSTS).values_list("username", flat=True)
+    assert sorted(members) == ["gina", "hank"]

@@ -266,6 +266,7 @@ def test_a_finished_death_match_says_who_is_eliminated_or_spent_a_token_of_life(
     client.force_login(hank)
     page = console_of(client, season)
     assert "Finished: alice eliminated" in row_of(page, out)
+    assert "The Death Match alice vs bob is over." in row_of(page, first)
     assert "Finished: charlie lost and spent a Token of Life to stay" in row_of(page, saved)
     assert '<tr class="status-eliminated"><td>alice</td>' in page
     game_console = client.get(f"/admin/platform/game/{out.id}/change/").content.decode()

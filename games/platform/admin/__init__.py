@@ -8,7 +8,8 @@ that their registrations run when Django's admin looks for `admin` modules:
   `console.py`: the host's console on a game's page; `settings_form.py`: a game's settings as fields;
 - `actions.py`: an admin action's answer, a message for each selected row (`run_service`);
 - `seasons.py`: seasons and their players, `season_form.py` the season's form (its settings as fields, the
-  grant to several players), `season_console.py` the season's console above it; `ledger.py`: balances and
+  grant to several players), `season_console.py` the season's console above it, `cohosts.py` its hosts as
+  the form saves them; `ledger.py`: balances and
   entries; `picks.py`: the Death Match picks; `invitations.py`: the invitation links and their forms;
 - `records.py`: what the games wrote (submissions, events, the audit log), `told.py` reading stored texts
   for it and for the ledger; `chats.py`: the chat messages;

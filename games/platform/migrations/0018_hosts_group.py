@@ -1,7 +1,10 @@
 """The Hosts group: its members may make seasons in the admin (games/platform/services/host_role.py says what
-the role is; HOSTING_PERMISSIONS there is this list, which a migration keeps as it was)."""
+the role is; HOSTING_PERMISSIONS there is this list, which a migration keeps as it was). The staff who host a
+season or a game already are put in it: they keep hosting, and may now make seasons too."""
 
+from django.conf import settings
 from django.db import migrations
+from django.db.models import Q
 
 HOSTS = "Hosts"
 PERMISSIONS = (
@@ -31,6 +34,9 @@ def make_group(apps, schema_editor):
     group.permissions.set(
         [Permission.objects.get(content_type__app_label=app, codename=code) for app, code in PERMISSIONS]
     )
+    User = apps.get_model(*settings.AUTH_USER_MODEL.split("."))
+    hosting = Q(hosted_seasons__isnull=False) | Q(hosted_games__isnull=False)
+    group.user_set.add(*User.objects.filter(hosting, is_staff=True).distinct())
 
 
 def drop_group(apps, schema_editor):
@@ -42,6 +48,7 @@ class Migration(migrations.Migration):
         ("platform", "0017_every_address_in_allauths_table"),
         ("auth", "0012_alter_user_first_name_max_length"),
         ("contenttypes", "0002_remove_content_type_name"),
+        migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [migrations.RunPython(make_group, drop_group)]

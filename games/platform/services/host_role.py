@@ -84,6 +84,11 @@ def season_hosts_changed(*, season: Season, before: set[int], actor) -> list:
     return added
 
 
+def site_is_empty() -> bool:
+    """No account at all: the first-run page asks for the first host."""
+    return not get_user_model().objects.exists()
+
+
 class SiteHasUsers(Exception):
     """The first-run page was sent after someone else's made the first account."""
 
@@ -93,8 +98,10 @@ def first_host_create(*, username: str, email: str, password: str):
     """The site's first account, a host. Only while there is no user at all: the Hosts group's row is written
     first, so a second first-run sent at the same moment waits for this one's commit and then finds a user
     (SiteHasUsers) instead of making a second host."""
+    # The lock, first thing in the transaction: the row's lock on Postgres, the database's write lock on
+    # SQLite (taken before any read, so SQLite waits for it rather than refusing a reader's upgrade).
+    Group.objects.filter(name=HOSTS).update(name=HOSTS)
     group = hosts_group()
-    Group.objects.filter(pk=group.pk).update(name=HOSTS)  # the lock: Postgres's row lock, SQLite's write lock
     User = get_user_model()
     if User.objects.exists():
         raise SiteHasUsers

@@ -11,6 +11,7 @@ from games.platform import registry
 from games.platform.demo import DEMO_PEOPLE, DEMO_SEASON, greeting
 from games.platform.models import Season
 from games.platform.services import games as game_services
+from games.platform.services.host_role import make_host
 from games.platform.services.ledger import ledger_post
 
 
@@ -43,6 +44,8 @@ class Command(BaseCommand):
                 user = User.objects.create_user(
                     username=username, password=password, email=f"{username}@example.com", is_staff=staff
                 )
+            if staff:
+                make_host(user)  # in Hosts: the demo's host may make a season of their own
             users[username] = user
         season = Season.objects.filter(name=DEMO_SEASON).first()
         if season is None:

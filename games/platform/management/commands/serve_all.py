@@ -301,3 +301,10 @@ class Command(BaseCommand):
             if season is not None and host is not None:
                 for line in greeting(season, host, url):
                     self.stdout.write(line)
+        from games.platform.services.host_role import site_is_empty
+
+        if site_is_empty():
+            first_run = url.rstrip("/") + "/first-run/"
+            self.stdout.write(
+                f"No account yet: open {first_run} to make the first host (or manage.py make_host)."
+            )
