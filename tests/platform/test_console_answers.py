@@ -59,7 +59,7 @@ def test_the_answer_stands_first_in_the_console_with_the_buttons_under_it(client
     # The answer is the console's first thing, before its title, and nowhere above it (the admin's own list).
     said = console.index("Round 0 extended by 1 hour: it now closes Mon 14:00 UTC.")
     assert said < console.index("<h2>") < console.index('value="extend_day"')
-    assert 'class="messagelist console-answer" role="status"' in console
+    assert '<div role="status"><ul class="messagelist console-answer">' in console
     assert html.count('class="messagelist') == 1
     above = html.split('id="console"')[0]
     assert 'value="pause"' not in above, "the buttons are in the console, not above it"
