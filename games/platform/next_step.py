@@ -23,7 +23,17 @@ from django.urls import reverse
 from django.utils import timezone
 
 from . import registry
-from .models import DeathMatchPick, Game, LedgerEntry, Round, SeasonPlayer, Seat, Submission, TurnClock
+from .models import (
+    DeathMatchPick,
+    ExcusedRound,
+    Game,
+    LedgerEntry,
+    Round,
+    SeasonPlayer,
+    Seat,
+    Submission,
+    TurnClock,
+)
 from .people import label
 from .services import sitting
 
@@ -50,6 +60,7 @@ class Facts:
     seats: dict[int, list[Seat]] = field(default_factory=dict)  # game id: its seats by number
     rounds: dict[int, Round] = field(default_factory=dict)  # running game id: its latest round
     saved: dict[int, set[int]] = field(default_factory=dict)  # round id: the seat ids that saved in it
+    excused: dict[int, set[int]] = field(default_factory=dict)  # round id: the seat ids excused from it
     clocks: dict[int, TurnClock] = field(default_factory=dict)  # running live match id: its clock
     picks: dict[int, DeathMatchPick] = field(default_factory=dict)  # Main Match id: its pick
     decided_by: dict[int, DeathMatchPick] = field(default_factory=dict)  # Death Match id: its pick
@@ -61,7 +72,7 @@ class Facts:
 
 def facts_for(games: list[Game], viewer=None) -> Facts:
     """Everything `outcome` and `next_step` say of `games` to `viewer` (None: a host of each), in at most
-    eight queries whatever their number."""
+    nine queries whatever their number."""
     facts = Facts()
     if not games:
         return facts
@@ -79,6 +90,9 @@ def facts_for(games: list[Game], viewer=None) -> Facts:
         saved = Submission.objects.filter(round_id__in=latest).values_list("round_id", "seat_id").distinct()
         for round_id, seat_id in saved:
             facts.saved.setdefault(round_id, set()).add(seat_id)
+        excused = ExcusedRound.objects.filter(round_id__in=latest).values_list("round_id", "seat_id")
+        for round_id, seat_id in excused:
+            facts.excused.setdefault(round_id, set()).add(seat_id)
         clocks = TurnClock.objects.filter(game_id__in=running).select_related("seat__user__profile")
         facts.clocks = {clock.game_id: clock for clock in clocks}
     picks = DeathMatchPick.objects.filter(
@@ -236,7 +250,8 @@ def _rounds(game: Game, kind, facts: Facts, now: datetime) -> Step:
 
 def _waiting(game: Game, kind, rnd: Round, facts: Facts) -> str:
     """Who the open round waits for: " (4 not submitted)", or in a decision round " (ann decides)"."""
-    saved = facts.saved.get(rnd.pk, set())
+    # A seat the hosts excused from the round (issue 29.5) is not waited for.
+    saved = facts.saved.get(rnd.pk, set()) | facts.excused.get(rnd.pk, set())
     owed = [(seat, kind.owed(game, seat, rnd)) for seat in facts.seats.get(game.pk, [])]
     owed = [(seat, what) for seat, what in owed if what is not None]
     missing = [seat for seat, _ in owed if seat.pk not in saved]

@@ -27,7 +27,8 @@ from games.platform.services import games as game_services
 from games.platform.services.ledger import balances, ledger_post
 from games.platform.services.reminders import reminder_send_now
 from games.platform.services.rounds import latest_submissions
-from games.platform.services.sitting import here_say
+from games.platform.services.sitting import here_say, start_time
+from games.platform.services.sweep import reminder_claim
 from tests.api_support import api, observe, operate, page_client, submit, told
 from tests.cards_table.site_support import NAMES as TEN
 from tests.cards_table.site_support import make_game as make_cards
@@ -115,6 +116,21 @@ def test_the_new_player_takes_the_seat_its_hand_its_submission_and_its_game_bala
     assert saved.seat_id == seat.pk and saved.payload["ability"]["use"] == {"A": 1}
 
 
+def test_the_games_state_knows_the_seat_so_an_offer_to_the_leaver_is_the_newcomers(
+    race, nine, hank, zoe, season
+):
+    ann, ben = nine[:2]
+    assert operate(race, ben, "offer_trade", {"give": "B", "want": "A", "to": "ann"}).status_code == 200
+    url = reverse("api-host-replace", args=[race.id])
+    assert api(hank).post(url, {"seat": 0, "username": "zoe"}, format="json").status_code == 200
+    offer = observe(race, zoe)["state"]["trades"][0]
+    assert operate(race, ann, "accept_trade", {"offer": offer["id"]}).status_code in (403, 404)
+    assert operate(race, zoe, "accept_trade", {"offer": offer["id"]}).status_code == 200
+    assert observe(race, zoe)["state"]["you"]["hand"] == {**{h: 1 for h in "ACDEFGHI"}, "A": 0, "B": 2}
+    assert balances(season=season, user=zoe, game=race)["cards:B"] == 2
+    assert balances(season=season, user=ann, game=race).get("cards:B", 0) == 0
+
+
 def test_the_leaver_no_longer_sees_the_seats_hand_the_new_player_does_spectators_never(race, left, hank, zoe):
     api(hank).post(reverse("api-host-replace", args=[race.id]), {"seat": 0, "username": "zoe"}, format="json")
     for user, sees in ((left, False), (zoe, True), (None, False)):
@@ -124,23 +140,24 @@ def test_the_leaver_no_longer_sees_the_seats_hand_the_new_player_does_spectators
         assert ("Your hand" in page) is sees, user
 
 
-def test_a_refused_seat_says_why_beside_the_field_and_keeps_what_was_typed(client, race, nine, hank, zoe):
+def test_a_seat_that_cannot_be_given_is_refused_at_once_beside_the_field_keeping_what_was_typed(
+    client, race, nine, hank, zoe
+):
     client.force_login(hank)
     ben = nine[1]
     refusals = [
-        ({"seat": "0", "username": "nobody", **CONFIRM}, "username", "No player has that username."),
+        ({"seat": "0", "username": "nobody"}, "username", "No player has that username."),
         (
-            {"seat": "0", "username": "ben", **CONFIRM},
+            {"seat": "0", "username": "ben"},
             "username",
             "ben is already seated in this game (seat 2).",
         ),
         (
-            {"seat": "0", "username": "hank", **CONFIRM},
+            {"seat": "0", "username": "hank"},
             "username",
             "hank hosts this game and cannot also play it.",
         ),
-        ({"seat": "12", "username": "zoe", **CONFIRM}, "seat", "There is no seat 13 in this game."),
-        ({"seat": "0", "username": "zoe"}, "confirm", "Tick the box to confirm: nothing was changed."),
+        ({"seat": "12", "username": "zoe"}, "seat", "There is no seat 13 in this game."),
     ]
     for data, field, words in refusals:
         assert press(client, race, "replace", **data) == words
@@ -150,6 +167,30 @@ def test_a_refused_seat_says_why_beside_the_field_and_keeps_what_was_typed(clien
         assert words not in console_of(client, race), "said once, beside the field"
     assert race.seats.get(number=0).user == nine[0] and race.seats.get(number=1).user == ben
     assert not AuditLog.objects.filter(game=race, action="seat_replace").exists()
+
+
+def test_giving_a_seat_and_excusing_a_round_ask_first_naming_who_and_what_follows(client, race, hank, zoe):
+    client.force_login(hank)
+    console = f"/admin/platform/game/{race.id}/change/"
+    for action, data, asked in (
+        (
+            "replace",
+            {"seat": "0", "username": "zoe"},
+            "Give seat 1 to zoe? zoe takes ann's hand, saved submissions and balances in Horse Race, and ann "
+            "sees them no more. Everyone is told.",
+        ),
+        (
+            "excuse",
+            {"seat": "0", "round": "0"},
+            "Excuse ann's missed Round 0? Everyone is told, and an excuse is not taken back.",
+        ),
+    ):
+        first = client.post(f"/admin/platform/game/{race.id}/host/{action}/", data)
+        assert first.status_code == 302 and first["Location"].startswith(f"{console}?confirm={action}&")
+        page = client.get(first["Location"]).content.decode()
+        assert f'<p id="console-question" role="alert">{asked}</p>' in page.replace("&#x27;", "'")
+    assert race.seats.get(number=0).user.username == "ann" and not ExcusedRound.objects.exists()
+    assert not AuditLog.objects.filter(game=race, action__in=["seat_replace", "round_excuse"]).exists()
 
 
 def test_a_player_eliminated_from_the_season_cannot_take_a_seat(client, race, hank, zoe, season):
@@ -165,7 +206,6 @@ def test_the_console_offers_both_forms_with_their_confirmations_only_while_the_g
     client.force_login(hank)
     page = console_of(client, race)
     assert "Give a seat to another player" in page and "Excuse a missed round" in page
-    assert "the player who had it sees them no more" in page
     draft = game_services.game_create(
         season=season, game_type="horse_race", name="Draft", hosts=[hank], actor=hank
     )
@@ -185,10 +225,26 @@ def test_an_excused_round_in_the_horse_race_is_recorded_shown_and_not_reminded(c
     mail.outbox.clear()
     reminded = reminder_send_now(game=race, actor=hank)
     assert ann not in reminded.missing and nine[1] in reminded.missing
+    swept = reminder_claim(round_id=race.rounds.get(number=0).pk, now=timezone.now())
+    assert ann.pk not in swept and nine[1].pk in swept
+    asked = client.post(f"/admin/platform/game/{race.id}/host/resolve/")["Location"]
+    assert "8 players have not submitted." in client.get(asked).content.decode()
     again = press(client, race, "excuse", seat="0", round="0", **CONFIRM)
     assert again == "ann's Round 0 is excused already."
     assert press(client, race, "excuse", seat="0", round="4", **CONFIRM) == "Round 4 has not opened yet."
     assert ExcusedRound.objects.count() == 1
+
+
+def test_the_season_console_does_not_wait_for_an_excused_seat(client, race, hank, season):
+    client.force_login(hank)
+
+    def waiting():
+        page = client.get(f"/admin/platform/season/{season.id}/change/").content.decode()
+        return page.split('id="season-console"')[1].split("</section>")[0]
+
+    assert "(9 not submitted)" in waiting()
+    press(client, race, "excuse", seat="0", round="0", **CONFIRM)
+    assert "(8 not submitted)" in waiting()
 
 
 def test_an_excused_round_in_cards_on_the_table_lifts_its_missing_action(client, cards, ten, hank):
@@ -198,6 +254,20 @@ def test_an_excused_round_in_cards_on_the_table_lifts_its_missing_action(client,
     cards.refresh_from_db()
     assert cards.state["seats"][1][0]["excused"] is True
     assert cards.state["seats"][0][0]["excused"] is False
+
+
+def test_the_api_excuses_a_round_and_says_what_it_means(cards, hank):
+    url = reverse("api-host-excuse", args=[cards.id])
+    answer = api(hank).post(url, {"seat": 2, "round": 1}, format="json")
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["detail"].startswith("Seat 3's Round 1 is excused. The action it did not carry out")
+    again = api(hank).post(url, {"seat": 2, "round": 1}, format="json")
+    assert again.status_code == 400 and again.json()["errors"] == {
+        "round": ["cat's Round 1 is excused already."]
+    }
+    late = api(hank).post(url, {"seat": 2, "round": 3}, format="json")
+    assert late.status_code == 400 and late.json()["errors"] == {"round": ["Round 3 has not opened yet."]}
+    assert ExcusedRound.objects.count() == 1
 
 
 @pytest.fixture
@@ -226,10 +296,12 @@ def test_nobody_but_the_games_hosts_gives_a_seat_or_excuses_a_round(client, race
             assert "/login/" in answer["Location"], action
     page = client.get(f"/admin/platform/game/{race.id}/change/")
     assert page.status_code in (302, 404) and b"Give a seat" not in page.content
-    refused = api(user).post(
-        reverse("api-host-replace", args=[race.id]), {"seat": 0, "username": "zoe"}, format="json"
-    )
-    assert refused.status_code in (401, 403, 404)
+    for name, data in (
+        ("api-host-replace", {"seat": 0, "username": "zoe"}),
+        ("api-host-excuse", {"seat": 0, "round": 0}),
+    ):
+        refused = api(user).post(reverse(name, args=[race.id]), data, format="json")
+        assert refused.status_code in (401, 403, 404), name
     assert race.seats.get(number=0).user == nine[0] and not ExcusedRound.objects.exists()
     assert (Event.objects.filter(game=race).count(), AuditLog.objects.filter(game=race).count()) == before
 
@@ -255,7 +327,9 @@ def t0():
     return timezone.now().replace(second=0, microsecond=0) + timedelta(days=1)
 
 
-def live_made_in_the_admin(client, season, hank, t0, **changes) -> Game:
+def live_made_in_the_admin(client, season, hank, t0, here=("alice",), **changes) -> Game:
+    """A Tally Duel (alice and bob) added through the admin at t0, to start 10 minutes later, then started;
+    those named `here` say "I'm here" at once."""
     start = t0 + timedelta(minutes=10)
     with time_machine.travel(t0, tick=False):
         client.force_login(hank)
@@ -273,11 +347,11 @@ def live_made_in_the_admin(client, season, hank, t0, **changes) -> Game:
         assert answer.status_code == 302, answer.context["adminform"].form.errors
         game = Game.objects.get(name="Duel")
         assert press(client, game, "start").startswith("Started")
-        alice_here = game.seats.get(number=0)
-        here_say(seat=alice_here)  # bob never comes
+        for seat in game.seats.filter(user__username__in=here):
+            here_say(seat=seat)
     game.refresh_from_db()
-    assert game.settings["clocks_start"] == "at the start time" and game.clocks_start_at == start
-    assert game.clocks_started_at is None
+    assert game.settings["clocks_start"] == changes.get("clocks_start", "when all are here")
+    assert start_time(game) == start and game.clocks_start_at in (start, None)  # None: started already
     return game
 
 
@@ -286,6 +360,7 @@ def test_the_add_form_offers_a_start_time_and_what_absence_means(client, season,
     page = client.get("/admin/platform/game/add/").content.decode()
     assert "A live match" in page and 'name="start_time"' in page and 'type="datetime-local"' in page
     assert "A player absent at the start time" in page and "is replaced by a player the hosts name" in page
+    assert "when everyone is here, or at the start time at the latest" in page
     form = client.get("/admin/platform/game/add/").context["adminform"].form
     offered = form.fields["start_time"].initial()
     assert offered > timezone.now() and (offered.hour, offered.minute) == (20, 0)
@@ -294,8 +369,8 @@ def test_the_add_form_offers_a_start_time_and_what_absence_means(client, season,
 def test_a_live_match_made_in_the_admin_starts_at_its_start_time_and_the_absent_loses(
     client, season, hank, alice, bob, t0
 ):
-    game = live_made_in_the_admin(client, season, hank, t0)  # "loses", as the form offers
-    assert game.settings["absent_at_start"] == "loses"
+    game = live_made_in_the_admin(client, season, hank, t0)  # "loses", as the form offers; bob never comes
+    assert game.settings["absent_at_start"] == "loses" and game.clocks_started_at is None
     with time_machine.travel(t0 + timedelta(minutes=10, seconds=1), tick=False):
         sweep()
     game.refresh_from_db()
@@ -318,6 +393,22 @@ def test_a_live_match_made_in_the_admin_gives_the_absent_players_seat_as_the_hos
     game.refresh_from_db()
     assert game.clocks_started_at == t0 + timedelta(minutes=10, seconds=1)
     assert game.seats.get(number=1).user == charlie
+
+
+def test_a_live_match_made_in_the_admin_starts_when_everyone_is_here_or_at_its_start_time_as_chosen(
+    client, season, hank, alice, bob, t0
+):
+    early = live_made_in_the_admin(client, season, hank, t0, here=("alice", "bob"))
+    assert early.clocks_started_at == t0  # everyone came before the start time: nobody waits for it
+    early.delete()
+    timed = live_made_in_the_admin(
+        client, season, hank, t0, here=("alice", "bob"), clocks_start="at the start time"
+    )
+    assert timed.clocks_started_at is None
+    with time_machine.travel(t0 + timedelta(minutes=10, seconds=1), tick=False):
+        sweep()
+    timed.refresh_from_db()
+    assert timed.clocks_started_at == t0 + timedelta(minutes=10, seconds=1)
 
 
 def test_a_live_match_needs_a_start_time_to_come_and_a_game_of_rounds_ignores_it(client, season, hank, t0):

@@ -1,29 +1,25 @@
 """The console's absence forms (issue 29.5): give the seat of a player who left (or, at a live match, of one
 absent at the start) to another player, and excuse a seat's missed round.
 
-Both change what a player holds, so each asks to confirm: a box to tick, worded in CONFIRM, checked by the
-server (a press without it changes nothing and says so). A refused press keeps what the host typed and puts
-the error beside its field: the console answers by a redirect, so both wait in the session for the next
-rendering of this game's console (`absence_forms`).
+Both change what a player holds, so each asks first (confirm.py): the question names the seat, its player
+and what follows, asked only of a press that would act (one naming no seat or no player the site knows is
+answered at once). A refused press keeps what the host typed and puts the error beside its field: the
+console answers by a redirect, so both wait in the session for the next rendering of this game's console
+(`absence_forms`).
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+
 from ..kit import RulesError
-from ..models import Game, Round, Seat
+from ..models import ExcusedRound, Game, Round, Seat
 from ..observation import seats_with_players
 from ..people import label
 from ..services import absence
+from ..services.seating import seat_refusal_check
 from ..setting import ABSENT_AT_START, ABSENT_REPLACED, sitting
-
-# What each action asks the host to confirm, in the words of its consequence.
-CONFIRM = {
-    "replace": (
-        "The new player takes this seat with its hand, its saved submissions and its balances in this game; "
-        "the player who had it sees them no more. Everyone is told."
-    ),
-    "excuse": "The round is excused for this seat as the game's rules allow. Everyone is told.",
-}
+from .confirm import asks_first
 
 KEPT = "console_absence_kept"  # the session's key of a refused press: what was typed, and the error
 
@@ -50,7 +46,6 @@ def absence_forms(request, game: Game, kind, rnd: Round | None) -> dict | None:
         "rounds": numbers,
         "round": rnd.number if rnd is not None else None,
         "kept": kept or {},
-        "confirm": CONFIRM,
     }
 
 
@@ -71,9 +66,41 @@ def _number(request, key: str, words: str) -> int:
     return int(value)
 
 
-def _confirmed(request) -> None:
-    if not request.POST.get("confirm"):
-        raise RulesError("Tick the box to confirm: nothing was changed.", field="confirm")
+def _seat(game: Game, fields) -> Seat | None:
+    number = (fields.get("seat") or "").strip()
+    if not number.isdigit():
+        return None
+    return Seat.objects.select_related("user").filter(game=game, number=int(number)).first()
+
+
+@asks_first("replace")
+def _replace_question(game: Game, fields) -> str:
+    seat = _seat(game, fields)
+    user = get_user_model().objects.filter(username=(fields.get("username") or "").strip()).first()
+    if seat is None or user is None:
+        return ""  # nothing to give: the press is answered at once, beside its field
+    try:
+        seat_refusal_check(game, user, field="username")
+    except RulesError:
+        return ""  # a player who may not sit here: the press is answered at once, beside its field
+    leaver, newcomer = label(seat.user), label(user)
+    return (
+        f"Give seat {seat.number + 1} to {newcomer}? {newcomer} takes {leaver}'s hand, saved submissions and "
+        f"balances in {game.name}, and {leaver} sees them no more. Everyone is told."
+    )
+
+
+@asks_first("excuse")
+def _excuse_question(game: Game, fields) -> str:
+    seat = _seat(game, fields)
+    number = (fields.get("round") or "").strip()
+    rnd = game.rounds.filter(number=int(number)).first() if number.isdigit() else None
+    if seat is None or rnd is None or ExcusedRound.objects.filter(seat=seat, round=rnd).exists():
+        return ""  # nothing to excuse: the press is answered at once, beside its field
+    return (
+        f"Excuse {label(seat.user)}'s missed Round {rnd.number}? Everyone is told, and an excuse is not "
+        "taken back."
+    )
 
 
 def replace(request, game: Game) -> str:
@@ -83,7 +110,6 @@ def replace(request, game: Game) -> str:
         username = (request.POST.get("username") or "").strip()
         if not username:
             raise RulesError("Type the username of the player who takes the seat.", field="username")
-        _confirmed(request)
         before = Seat.objects.select_related("user").filter(game=game, number=number).first()
         seat = absence.seat_replace(game=game, seat_number=number, username=username, actor=request.user)
     except RulesError as exc:
@@ -98,7 +124,6 @@ def excuse(request, game: Game) -> str:
     try:
         number = _number(request, "seat", "Choose the seat to excuse.")
         round_number = _number(request, "round", "Choose the round to excuse.")
-        _confirmed(request)
         meaning = absence.round_excuse(
             game=game, seat_number=number, round_number=round_number, actor=request.user
         )

@@ -234,8 +234,8 @@ def _early(delta: timedelta) -> str:
 def _not_submitted(game: Game, rnd: Round) -> list[str]:
     """Who has saved nothing for the round, among those it asks anything of."""
     deciding = registry.get(game.game_type).deciders(game, rnd)
-    latest = latest_submissions(rnd)
-    return [label(s.user) for s in _deciding(seats_with_players(game), deciding) if s.number not in latest]
+    done = set(latest_submissions(rnd)) | absence.excused_seats(rnd)  # an excused seat is not waited for
+    return [label(s.user) for s in _deciding(seats_with_players(game), deciding) if s.number not in done]
 
 
 def _still(missing: list[str]) -> str:

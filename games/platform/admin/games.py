@@ -209,7 +209,7 @@ class GameAdmin(ZonedTimes, HostConsole, HostScoped, admin.ModelAdmin):
                 "Saving opens the game's page, with every setting of its type (each ruling with the sentence "
                 "of the rules it reads), the hidden data and the seats."
             )
-            live = "A live match (a game on turn clocks) starts its clocks at its start time."
+            live = "A live match (a game on turn clocks) starts its clocks at its start time at the latest."
             return [
                 (None, {"fields": game, "description": words}),
                 ("A live match", {"fields": live_start.FIELDS, "description": live}),

@@ -1,10 +1,11 @@
 """A live match is created with its start time (issue 29.5): the game admin's add form asks for it.
 
-A live match (a game type that plays on turn clocks) made through the add form starts its clocks "at the start
-time" the hosts pick there, whoever is here by then, so seven players never wait for the last "I'm here"; the
-form offers tomorrow at 20:00 in the host's zone, and asks what an absent player's seat becomes ("loses", the
-default, or "is replaced" by a player the hosts name). Later changes are the game's own settings fields
-(services.sitting reads them). A game played in rounds ignores both fields.
+A live match (a game type that plays on turn clocks) made through the add form has a start time, the one the
+hosts pick there (tomorrow at 20:00 in their zone is offered): its clocks start when everyone is here, or at
+the start time at the latest, whoever is here then (or, as the hosts choose, only at the start time), so
+seven players never wait for the last "I'm here". The form also asks what an absent player's seat becomes
+("loses", the default, or "is replaced" by a player the hosts name). Later changes are the game's own
+settings fields (services.sitting reads them). A game played in rounds ignores these fields.
 """
 
 from __future__ import annotations
@@ -15,10 +16,18 @@ from django import forms
 from django.utils import timezone
 
 from .. import registry
-from ..setting import ABSENT_AT_START, ABSENT_LOSES, ABSENT_REPLACED, AT_START_TIME, CLOCKS_START, START_TIME
+from ..setting import (
+    ABSENT_AT_START,
+    ABSENT_LOSES,
+    ABSENT_REPLACED,
+    AT_START_TIME,
+    CLOCKS_START,
+    START_TIME,
+    WHEN_ALL_HERE,
+)
 from .settings_form import MomentField
 
-FIELDS = ("start_time", "absent_at_start")
+FIELDS = ("start_time", "clocks_start", "absent_at_start")
 
 
 def offered_start():
@@ -38,6 +47,19 @@ def start_time_field() -> forms.Field:
     )
 
 
+def clocks_field() -> forms.Field:
+    return forms.ChoiceField(
+        label="The clocks start",
+        choices=[
+            (WHEN_ALL_HERE, "when everyone is here, or at the start time at the latest"),
+            (AT_START_TIME, "at the start time"),
+        ],
+        initial=WHEN_ALL_HERE,
+        required=False,
+        help_text="A live match only.",
+    )
+
+
 def absent_field() -> forms.Field:
     return forms.ChoiceField(
         label="A player absent at the start time",
@@ -50,7 +72,11 @@ def absent_field() -> forms.Field:
 
 def fields() -> dict[str, forms.Field]:
     """The add form's fields, made for this request (the help names the host's zone)."""
-    return {"start_time": start_time_field(), "absent_at_start": absent_field()}
+    return {
+        "start_time": start_time_field(),
+        "clocks_start": clocks_field(),
+        "absent_at_start": absent_field(),
+    }
 
 
 def clean(form: forms.Form, data: dict) -> dict | None:
@@ -73,7 +99,7 @@ def clean(form: forms.Form, data: dict) -> dict | None:
         form.add_error("start_time", "The start time has passed: pick a time to come.")
         return None
     return {
-        CLOCKS_START: AT_START_TIME,
+        CLOCKS_START: data.get("clocks_start") or WHEN_ALL_HERE,
         START_TIME: when.astimezone(UTC).isoformat(),
         ABSENT_AT_START: data.get("absent_at_start") or ABSENT_LOSES,
     }

@@ -105,6 +105,15 @@ class ReplaceIn(serializers.Serializer):
     username = serializers.CharField(help_text="The player who takes the seat; they are here at once.")
 
 
+class ExcuseIn(serializers.Serializer):
+    seat = serializers.IntegerField(
+        min_value=0, max_value=MAX_NUMBER, help_text="The seat number (0 is seat 1)."
+    )
+    round = serializers.IntegerField(
+        min_value=0, max_value=MAX_NUMBER, help_text="The round whose missed submission is excused."
+    )
+
+
 class GameCreateIn(serializers.Serializer):
     season = serializers.IntegerField(min_value=1, max_value=MAX_ID)
     type = serializers.CharField()

@@ -38,4 +38,5 @@ urlpatterns = [
     path("games/<id:game_id>/host/start/", views.HostStartApi.as_view(), name="api-host-start"),
     path("games/<id:game_id>/host/seat/", views.HostSeatApi.as_view(), name="api-host-seat"),
     path("games/<id:game_id>/host/replace/", views.HostReplaceApi.as_view(), name="api-host-replace"),
+    path("games/<id:game_id>/host/excuse/", views.HostExcuseApi.as_view(), name="api-host-excuse"),
 ]

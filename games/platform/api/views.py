@@ -387,6 +387,21 @@ class HostReplaceApi(HostApi):
         return as_stored(answer, f"Seat {given.number + 1} was given.")
 
 
+class HostExcuseApi(HostApi):
+    @extend_schema(
+        request=s.ExcuseIn,
+        responses={200: s.DetailOut, 409: s.DetailOut},
+        summary="Excuse a seat's missed round (what it means is the game's: its rulings say)",
+    )
+    def post(self, request, game_id: int):
+        game, _ = self.host_game(request, game_id)
+        data = s.ExcuseIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        seat, number = data.validated_data["seat"], data.validated_data["round"]
+        meaning = absence.round_excuse(game=game, seat_number=seat, round_number=number, actor=request.user)
+        return Response({"detail": f"Seat {seat + 1}'s Round {number} is excused. {meaning}"})
+
+
 class TokenApi(ObtainAuthToken):
     """POST username and password, get the API token. DRF's view fixes its own parsers; these are the
     site's (JSON with a depth limit), and the username is checked for length."""

@@ -12,6 +12,10 @@ balances if they are new to it) and inherits none of it.
 A live match gives an empty seat before its clocks start (`sitting.seat_replace`, the hosts' choice
 "is replaced"); a running round-based Main Match gives a seat at any time (`leaver_replace`). `seat_replace`
 picks the one the game's flow calls for; `seating.seat_give` is what both do to the seat.
+
+An excused round (`round_excuse`) is kept as an ExcusedRound row (the console shows the seat "excused", the
+hosts' reminder skips it); what it means is the game's (`GameType.round_excuse`, each reading in
+docs/rulings/<game>.md): Cards on the Table asks one action fewer of the seat, the horse race records it only.
 """
 
 from __future__ import annotations

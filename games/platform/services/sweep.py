@@ -108,7 +108,9 @@ def reminder_claim(*, round_id: int, now) -> list[int]:
         return []
     Round.objects.filter(pk=rnd.pk).update(reminder_sent_at=now)
     submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    users = [seat.user_id for seat in asked(rnd.game, rnd, rnd.game.seats.exclude(pk__in=submitted))]
+    # A seat the hosts excused from the round is not reminded of it; only those who decide it are.
+    waited = rnd.game.seats.exclude(pk__in=submitted).exclude(excused_rounds__round=rnd)
+    users = [seat.user_id for seat in asked(rnd.game, rnd, waited)]
     if users:
         enqueue.send_reminder(rnd.pk, users)
     return users
