@@ -48,7 +48,9 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
     missing = asked(
         game,
         rnd,
-        game.seats.exclude(pk__in=submitted).exclude(excused_rounds__round=rnd).select_related("user__profile"),
+        game.seats.exclude(pk__in=submitted)
+        .exclude(excused_rounds__round=rnd)
+        .select_related("user__profile"),
     )
     willing = {uid for uid, *_ in wanting([s.user_id for s in missing], "reminder")}
     emailed = [s.user for s in missing if s.user_id in willing]
