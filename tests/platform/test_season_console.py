@@ -193,7 +193,16 @@ def test_a_made_pick_is_one_button_that_creates_seats_times_and_opens_the_death_
     assert field in row
     assert ">Create and open it</button>" in row and "Start time (UTC)</label>" in row
 
-    answer = press(client, season, "create_death_match", mm, start_at="2025-03-04T18:30")
+    # It asks first, naming what it does (issue 29.4), and makes nothing until the host says yes.
+    asked = client.post(
+        f"/admin/platform/season/{season.id}/console/create_death_match/",
+        {"game": mm.id, "start_at": "2025-03-04T18:30"},
+        follow=True,
+    ).content.decode()
+    question = "Create the Death Match alice vs charlie, its clocks starting Tue 18:30 UTC? Both are seated"
+    assert question in asked and 'name="confirm" value="yes"' in asked
+    assert not Game.objects.filter(decides_pick__main_match=mm).exists()
+    answer = press(client, season, "create_death_match", mm, start_at="2025-03-04T18:30", confirm="yes")
     dm = Game.objects.get(decides_pick__main_match=mm)
     assert answer == (
         f'Created <a href="/admin/platform/game/{dm.id}/change/">Death Match after MM</a>: alice vs charlie, '

@@ -33,6 +33,7 @@ from ..services import games as game_services
 from ..services.death_match import death_match_open
 from ..services.ledger import known_balances
 from ..services.pick_reminders import pick_remind
+from .console import told
 
 
 @dataclass
@@ -109,8 +110,9 @@ def season_console(season: Season, viewer, now: datetime, typed: dict | None = N
 
 def start(request, game: Game):
     game = game_services.game_start(game=game, actor=request.user)
-    now = next_step(game, site_now()).words
-    return format_html('Started <a href="{}">{}</a>. {}', _console(game), game.name, now)
+    started = format_html('Started <a href="{}">{}</a>.', _console(game), game.name)
+    # Started it is, even if its next step cannot be read back just now (console.told).
+    return told(started, lambda: format_html("{} {}", started, next_step(game, site_now()).words))
 
 
 def remind_pick(request, game: Game):
@@ -132,6 +134,13 @@ def create_death_match(request, game: Game):
     pick = _pick(game)
     start_at = start_at_from(request.POST.get("start_at") or "", site_now())
     dm = death_match_open(pick=pick, actor=request.user, start_at=start_at)
+    return told(
+        format_html('Created <a href="{}">{}</a>.', _console(dm), dm.name),
+        lambda: _created(pick, dm, start_at),
+    )
+
+
+def _created(pick: DeathMatchPick, dm: Game, start_at: datetime) -> str:
     pick.refresh_from_db()
     return format_html(
         'Created <a href="{}">{}</a>: {} vs {}, seated and open for them to sit down; its clocks start {}.',
@@ -140,6 +149,19 @@ def create_death_match(request, game: Game):
         label(pick.candidate),
         label(pick.opponent),
         when(start_at),
+    )
+
+
+def create_question(game: Game, typed_start: str) -> str:
+    """What "Create the Death Match" asks first: it seats two players and tells them, which no press undoes
+    here (issue 29.4: a destructive action asks, naming its consequence)."""
+    pick = _pick(game)
+    if pick.opponent_id is None or pick.death_match_id:
+        return ""  # nothing to create: the press is answered at once, with why
+    start_at = start_at_from(typed_start, site_now())
+    return (
+        f"Create the Death Match {label(pick.candidate)} vs {label(pick.opponent)}, its clocks starting "
+        f"{when(start_at)}? Both are seated and told at once."
     )
 
 
@@ -186,6 +208,11 @@ class SeasonConsole:
             messages.error(request, "That game is not in this season.")
             return HttpResponseRedirect(back)
         try:
+            if action == "create_death_match" and request.POST.get("confirm") != "yes":
+                asked = create_question(game, request.POST.get("start_at") or "")
+                if asked:
+                    query = {"confirm": action, "game": game.pk, "start_at": request.POST.get("start_at", "")}
+                    return HttpResponseRedirect(f"{back}?{_encoded(query)}#season-console")
             messages.success(request, ACTIONS[action](request, game))
         except (RulesError, StateChanged, NotAllowed, RoundClosed) as exc:
             messages.error(request, exc.message)
@@ -199,7 +226,25 @@ class SeasonConsole:
         if obj is not None and obj.pk:
             typed = {k: request.GET[k] for k in ("game", "start_at") if k in request.GET}
             context["season_console"] = season_console(obj, request.user, site_now(), typed)
+            context["season_console"]["confirming"] = _confirming(request, obj)
         return super().render_change_form(request, context, add, change, form_url, obj)
+
+
+def _confirming(request, season: Season) -> dict | None:
+    """The question at the console's top when a press waits to be confirmed (?confirm=create_death_match)."""
+    if request.GET.get("confirm") != "create_death_match":
+        return None
+    game = Game.objects.filter(season=season, pk=_number(request.GET.get("game"))).first()
+    if game is None:
+        return None
+    try:
+        asked = create_question(game, request.GET.get("start_at") or "")
+    except (RulesError, StateChanged):
+        return None  # moved on meanwhile (made, or its time passed): its row says what now
+    if not asked:
+        return None
+    fields = [("game", str(game.pk)), ("start_at", request.GET.get("start_at", ""))]
+    return {"action": "create_death_match", "question": asked, "fields": fields}
 
 
 def _number(value) -> int | None:
