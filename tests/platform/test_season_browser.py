@@ -248,6 +248,6 @@ def test_a_season_from_cards_on_the_table_to_an_elimination(make_user, live_serv
 
     standings = page_as(None)
     standings.goto(url + reverse("season", args=[season.id]))
-    assert standings.locator("tr", has_text="cat").locator("td").last.inner_text() == "eliminated"
+    assert standings.locator("tr", has_text="cat").locator("td.status").inner_text() == "eliminated"
     shot(standings, "17-cards-on-the-tables-candidate-is-eliminated")
     assert SeasonPlayer.objects.get(season=season, user__username="cat").eliminated

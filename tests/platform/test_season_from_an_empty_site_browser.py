@@ -195,8 +195,9 @@ def test_a_host_runs_a_season_alone_from_an_empty_site_to_an_elimination(live_se
         phone_host.wait_for_selector("text=Create the Death Match ivy vs hal")
         shot(phone_host, "08-create-the-death-match-from-the-season-console-390")
         tally.click(phone_host, f"#game-{race.id} button:has-text('Create')")
-        if phone_host.locator("button:has-text('Yes')").count():
-            tally.click(phone_host, "button:has-text('Yes')")
+        phone_host.wait_for_selector("text=Create the Death Match ivy vs hal, its clocks starting")
+        shot(phone_host, "09-it-asks-first-naming-what-it-does-390", full=False)
+        tally.click(phone_host, "button:has-text('Yes, create it')")
         phone_host.wait_for_selector("text=Death Match after Main Match 1")
         dm = Game.objects.get(name="Death Match after Main Match 1")
         assert {s.user.username for s in dm.seats.all()} == {"ivy", "hal"}
@@ -221,11 +222,11 @@ def test_a_host_runs_a_season_alone_from_an_empty_site_to_an_elimination(live_se
         standings = page_as(None, width=390)
         standings.goto(url + reverse("season", args=[season.id]))
         row = standings.locator("tr", has_text=loser)
-        assert row.locator("td").last.inner_text() == "eliminated"
-        shot(standings, "09-the-standings-show-the-elimination-390")
+        assert row.locator("td.status").inner_text() == "eliminated"
+        shot(standings, "10-the-standings-show-the-elimination-390")
         host.goto(season_console)
         host.wait_for_selector(f"text={loser} eliminated")
-        shot(host, "10-the-season-console-at-the-end-1280")
+        shot(host, "11-the-season-console-at-the-end-1280")
         assert SeasonPlayer.objects.get(season=season, user__username=loser).eliminated
 
         # The season's next game cannot seat the eliminated player.
