@@ -234,12 +234,20 @@ SOCIALACCOUNT_EMAIL_AUTHENTICATION = False  # a Discord email never logs into so
 SOCIALACCOUNT_STORE_TOKENS = False
 DISCORD_CLIENT_ID = os.environ.get("DISCORD_CLIENT_ID", "")
 DISCORD_CLIENT_SECRET = os.environ.get("DISCORD_CLIENT_SECRET", "")
+# Discord DMs from the site's bot (games/platform/discord_api.py, reach/discord.py): off while the token is
+# empty. The community's server, which a player logging in with Discord joins so the bot can DM them.
+DISCORD_BOT_TOKEN = os.environ.get("DISCORD_BOT_TOKEN", "")
+DISCORD_GUILD_ID = os.environ.get("DISCORD_GUILD_ID", "")
+# A rate limit this short is slept in the task; a longer one sends the task back to the outbox until then.
+DISCORD_MAX_WAIT_SECONDS = float(os.environ.get("DISCORD_MAX_WAIT_SECONDS", "5"))
 SOCIALACCOUNT_PROVIDERS = {
     "discord": {
         "APPS": [{"client_id": DISCORD_CLIENT_ID, "secret": DISCORD_CLIENT_SECRET}]
         if DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET
         else [],
-        "SCOPE": ["identify", "email"],
+        # guilds.join: a player who logs in with Discord is added to the community's server, which the bot
+        # needs to share with them to DM them (games/platform/discord_join.py).
+        "SCOPE": ["identify", "email", *(["guilds.join"] if DISCORD_GUILD_ID else [])],
     }
 }
 
