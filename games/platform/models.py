@@ -485,12 +485,18 @@ class ChatRead(models.Model):
 
 
 class Webhook(models.Model):
-    """Where a game's or a season's public announcements are posted as JSON (Discord-compatible, signed)."""
+    """Where a game's or a season's public announcements are posted: to a Discord channel in Discord's own
+    format, or as signed JSON to any other receiver."""
+
+    class Kind(models.TextChoices):
+        DISCORD = "discord", "Discord channel"
+        SIGNED = "signed", "Any other receiver (signed JSON)"
 
     season = models.ForeignKey(
         Season, on_delete=models.CASCADE, null=True, blank=True, related_name="webhooks"
     )
     game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="webhooks")
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.SIGNED)
     url = models.URLField(max_length=500)
     secret = models.CharField(max_length=100, blank=True, help_text="Signs each post (HMAC-SHA256).")
     active = models.BooleanField(default=True)
@@ -510,8 +516,36 @@ class Webhook(models.Model):
     def clean(self):
         super().clean()
         problem = destinations.url_problem(self.url or "")
+        if self.url and not problem and self.kind == self.Kind.DISCORD:
+            problem = discord_hook_problem(self.url)
         if self.url and problem:
             raise ValidationError({"url": problem})
+
+
+DISCORD_HOOK = re.compile(
+    r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/(?:v\d+/)?webhooks/\d{15,25}/[\w-]{20,100}"
+)
+
+
+def discord_hook_problem(url: str) -> str | None:
+    """A Discord channel webhook's URL is https://discord.com/api/webhooks/<id>/<token>, nothing else."""
+    if DISCORD_HOOK.fullmatch(url):
+        return None
+    return (
+        "This is not a Discord channel webhook URL. In Discord: the channel's settings, Integrations, "
+        "Webhooks, New Webhook, Copy Webhook URL; it looks like https://discord.com/api/webhooks/<numbers>/<code>."
+    )
+
+
+class DiscordDM(models.Model):
+    """How the site's Discord bot reaches a player: the DM channel Discord opened for them (asked once), and
+    Discord's code for why the last DM could not reach them (discord_api.UNREACHABLE; none once one did)."""
+
+    user = models.OneToOneField(conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="discord_dm")
+    discord_id = models.CharField(max_length=32)  # the Discord account this is about; another starts over
+    channel_id = models.CharField(max_length=32, blank=True)
+    problem = models.PositiveIntegerField(null=True, blank=True)
+    problem_at = models.DateTimeField(null=True, blank=True)
 
 
 class NotificationPreference(models.Model):

@@ -10,6 +10,7 @@ import pytest
 import responses
 
 from games.platform import discord_api
+from games.platform.reach.note import Note, Outcome
 from tests.platform.discord_rest_standin import BOT_TOKEN, GUILD_ID, DiscordRest, configure
 
 NELLY_ID = "80351110224678912"
@@ -143,3 +144,101 @@ def test_adding_a_member_with_their_access_token(discord):
 def test_without_a_bot_token_discord_is_off(settings):
     settings.DISCORD_BOT_TOKEN = ""
     assert not discord_api.configured()
+
+
+# The Discord channel of games/platform/reach (issue 30.1).
+
+
+@pytest.fixture
+def nelly(make_user):
+    from allauth.socialaccount.models import SocialAccount
+
+    user = make_user("nelly")
+    SocialAccount.objects.create(user=user, provider="discord", uid=NELLY_ID, extra_data={})
+    return user
+
+
+NOTE = Note(
+    kind="reminder",
+    subject="Tally: Round 2 closes at 18:00 CET",
+    text="You have not picked yet. **Hurry** @everyone",
+    link="https://genius.example/games/1/",
+)
+
+
+@pytest.mark.django_db
+def test_a_note_reaches_a_player_by_dm_once_with_its_subject_text_and_link(discord, nelly):
+    from games.platform.reach import discord as channel
+
+    assert channel.can_reach(nelly) == ""
+    outcome = channel.deliver(nelly, NOTE, uid="3f2a6c1e-0000-4000-8000-000000000001")
+    assert outcome == Outcome("discord", True)
+    again = channel.deliver(nelly, NOTE, uid="3f2a6c1e-0000-4000-8000-000000000001")
+    assert again.reached
+    ((to, body, _),) = discord.messages  # the retry's nonce made Discord return the first message
+    assert to == DiscordRest.dm_channel(NELLY_ID)
+    assert body["content"] == (
+        "**Tally: Round 2 closes at 18:00 CET**\nYou have not picked yet. \\*\\*Hurry\\*\\* @everyone\n"
+        "https://genius.example/games/1/"
+    )
+    assert len([c for c in discord.calls if c[1] == "/users/@me/channels"]) == 1, "the DM channel is kept"
+
+
+@pytest.mark.django_db
+def test_closed_dms_are_said_to_the_host_and_on_the_players_page_and_the_channel_stands_aside(discord, nelly):
+    from games.platform.reach import discord as channel
+
+    discord.closed.add(NELLY_ID)
+    outcome = channel.deliver(nelly, NOTE, uid="u1")
+    assert not outcome.reached and outcome.why == "their Discord DMs are closed to server members"
+    page = "We could not DM you on Discord: your DMs are closed to server members"
+    assert channel.last_problem(nelly) == page
+    assert channel.can_reach(nelly) == "their Discord DMs are closed to server members"
+    calls = len(discord.calls)
+    assert not channel.deliver(nelly, NOTE, uid="u2").reached
+    assert len(discord.calls) == calls, "no call to Discord while the refusal stands"
+    # A fresh Discord login, and the DMs opened meanwhile: the next note goes, and the page forgets.
+    channel.forget_problem(nelly)
+    discord.closed.clear()
+    assert channel.deliver(nelly, NOTE, uid="u3").reached
+    assert channel.last_problem(nelly) == ""
+
+
+@pytest.mark.django_db
+def test_no_shared_server_is_said_in_words(discord, nelly):
+    from games.platform.reach import discord as channel
+
+    discord.strangers.add(NELLY_ID)
+    assert channel.deliver(nelly, NOTE, uid="u1").why == "they share no Discord server with the site's bot"
+    assert "not in the community's Discord server" in channel.last_problem(nelly)
+
+
+@pytest.mark.django_db
+def test_nothing_is_sent_without_a_bot_token_or_a_discord_account(discord, nelly, alice, settings):
+    from games.platform.reach import discord as channel
+
+    assert channel.can_reach(alice) == "no Discord account connected"
+    assert not channel.deliver(alice, NOTE, uid="u1").reached
+    settings.DISCORD_BOT_TOKEN = ""
+    assert channel.can_reach(nelly) == "the site has no Discord bot"
+    assert channel.deliver(nelly, NOTE, uid="u2") == Outcome("discord", False, "the site has no Discord bot")
+    assert discord.calls == []
+
+
+@pytest.mark.django_db
+def test_discord_down_is_raised_for_the_outbox_to_retry_and_nothing_is_recorded(settings, nelly):
+    from games.platform.reach import discord as channel
+
+    configure(settings)
+    with responses.RequestsMock() as mock:
+        mock.add(responses.POST, f"{discord_api.API}/users/@me/channels", status=503)
+        with pytest.raises(discord_api.Down):
+            channel.deliver(nelly, NOTE, uid="u1")
+    assert channel.last_problem(nelly) == ""
+
+
+def test_a_long_note_is_cut_keeping_its_link_whole():
+    from games.platform.reach.discord import message
+
+    text = message(Note("results", "S", "x" * 5000, "https://genius.example/games/1/results"))
+    assert len(text) == 2000 and text.endswith("…\nhttps://genius.example/games/1/results")
