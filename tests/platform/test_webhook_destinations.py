@@ -100,6 +100,7 @@ def _admin_add(client, season, url):
         "/admin/platform/webhook/add/",
         {
             "season": season.id,
+            "kind": "signed",
             "url": url,
             "secret": "",
             "active": "on",

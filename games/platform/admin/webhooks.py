@@ -12,7 +12,23 @@ from ..models import Game, Season, Webhook
 class WebhookAdmin(admin.ModelAdmin):
     """Hosts point a game's or a season's announcements at a Discord channel or any other receiver."""
 
-    list_display = ("url", "game", "season", "active")
+    list_display = ("url", "kind", "game", "season", "active")
+    radio_fields = {"kind": admin.VERTICAL}
+    fieldsets = [
+        (
+            None,
+            {
+                "fields": ["game", "season", "kind", "url", "secret", "active", "created_at"],
+                "description": (
+                    "A Discord channel: in Discord, open the channel's settings (the gear beside its name), "
+                    "Integrations, Webhooks, New Webhook; name it, then Copy Webhook URL and paste it here. "
+                    "It looks like https://discord.com/api/webhooks/1234567890/abc…, and each public "
+                    "announcement appears in the channel with a link to the game, mentioning nobody. Any "
+                    "other receiver gets signed JSON (the secret signs it; a Discord webhook needs none)."
+                ),
+            },
+        )
+    ]
 
     def has_module_permission(self, request):
         return request.user.is_active and request.user.is_staff

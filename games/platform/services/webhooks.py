@@ -1,4 +1,6 @@
-"""Outgoing webhooks: each public announcement posted as JSON a Discord channel webhook accepts, signed.
+"""Outgoing webhooks: each public announcement posted as signed JSON (`content` and `embeds` as Discord
+has them, and the event itself), or, to a webhook of the kind "Discord channel", in Discord's own format
+(discord_webhooks.py).
 
 Each post to each webhook is claimed before it goes (services/deliveries.py) and carries its delivery's
 key in an `Idempotency-Key` header, the same on every try: two runs of one task never both post it, and a
@@ -66,6 +68,10 @@ def webhook_deliver(*, webhook: Webhook, event: Event, timeout: float = 10) -> i
         if claim.held_until is not None:
             raise deliveries.Held(claim.held_until)
         return 0
+    if webhook.kind == Webhook.Kind.DISCORD:  # Discord's own format and pace (discord_webhooks.py)
+        from .discord_webhooks import deliver
+
+        return deliver(webhook, event, claim, timeout)
     body = json.dumps(payload_for(event)).encode()
     headers = {
         "Content-Type": "application/json",
