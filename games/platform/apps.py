@@ -17,12 +17,13 @@ class PlatformConfig(AppConfig):
 
         from django.conf import settings
 
-        from . import accounts, addresses, people, signup, tasks  # noqa: F401
+        from . import accounts, addresses, discord_join, people, signup, tasks  # noqa: F401
 
         accounts.connect()
         addresses.connect()
         people.connect()
         signup.connect()
+        discord_join.connect()
 
         for name in getattr(settings, "GENIUS_GAME_MODULES", []):
             import_module(name).register()

@@ -16,11 +16,12 @@ CLIENT_ID, CLIENT_SECRET = "stand-in-client", "stand-in-secret"
 
 
 def configure(settings) -> None:
-    """What DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET set in production."""
+    """What DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET set in production (with DISCORD_GUILD_ID set, the
+    login asks to join the community's server too)."""
     settings.SOCIALACCOUNT_PROVIDERS = {
         "discord": {
             "APPS": [{"client_id": CLIENT_ID, "secret": CLIENT_SECRET}],
-            "SCOPE": ["identify", "email"],
+            "SCOPE": ["identify", "email", "guilds.join"],
         }
     }
 

@@ -22,6 +22,7 @@ def discord(settings):
     stand_in = DiscordRest()
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         stand_in.serve(mock)
+        stand_in.mock = mock
         yield stand_in
 
 
@@ -242,3 +243,114 @@ def test_a_long_note_is_cut_keeping_its_link_whole():
 
     text = message(Note("results", "S", "x" * 5000, "https://genius.example/games/1/results"))
     assert len(text) == 2000 and text.endswith("…\nhttps://genius.example/games/1/results")
+
+
+# Joining the community's server on a Discord login (issue 30.1), with the OAuth stand-in.
+
+
+@pytest.fixture
+def oauth(settings, discord):
+    """Discord's OAuth (discord_standin) beside its REST API (discord_rest_standin), on the same mock."""
+    from tests.platform import discord_standin
+
+    discord_standin.configure(settings)
+    stand_in = discord_standin.Discord(user=dict(discord_standin.NELLY))
+    stand_in.serve(discord.mock)
+    discord.access_tokens[NELLY_ID] = "stand-in-access"  # the token the OAuth stand-in hands out
+    return stand_in
+
+
+def through_discord(client, oauth, **form):
+    from django.urls import reverse
+
+    start = client.post(reverse("discord_login"), form)
+    assert "guilds.join" in start.url, "the login asks to join the community's server"
+    return client.get(oauth.authorize(start.url))
+
+
+@pytest.mark.django_db
+def test_a_newcomer_who_signs_up_with_discord_joins_the_server_with_their_token(oauth, discord, season, hank):
+    from allauth.socialaccount.models import SocialToken
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.platform.services.invitations import invitation_create
+
+    invitation = invitation_create(season=season, actor=hank)
+    client = Client()
+    client.get(reverse("join", args=[invitation.token]))
+    assert through_discord(client, oauth).status_code == 302
+    assert NELLY_ID in discord.members
+    ((method, path, _),) = [c for c in discord.calls if c[0] == "PUT"]
+    assert path == f"/guilds/{GUILD_ID}/members/{NELLY_ID}"
+    assert not SocialToken.objects.exists(), "the token was used and dropped, not kept"
+
+
+@pytest.mark.django_db
+def test_connecting_discord_joins_the_server_and_a_later_login_clears_a_refusal(oauth, discord, alice):
+    from allauth.socialaccount.models import SocialAccount
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.platform.reach import discord as channel
+
+    client = Client()
+    client.force_login(alice)
+    through_discord(client, oauth, process="connect")
+    client.post(reverse("account_reauthenticate"), {"password": "pw-alice"})
+    assert SocialAccount.objects.get(provider="discord").user == alice
+    assert NELLY_ID in discord.members
+    discord.closed.add(NELLY_ID)
+    assert not channel.deliver(alice, NOTE, uid="u1").reached
+    assert channel.last_problem(alice)
+    discord.closed.clear()
+    assert through_discord(Client(), oauth).status_code == 302  # logs in with Discord again
+    assert channel.last_problem(alice) == "" and channel.can_reach(alice) == ""
+    puts = [c for c in discord.calls if c[0] == "PUT"]
+    assert len(puts) == 2, "each Discord login joins (Discord answers 204 to a member)"
+
+
+@pytest.mark.django_db
+def test_a_discord_that_does_not_answer_does_not_stop_the_login(settings, season, hank):
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.platform.services.invitations import invitation_create
+    from tests.platform import discord_standin
+
+    configure(settings)
+    discord_standin.configure(settings)
+    oauth = discord_standin.Discord(user=dict(discord_standin.NELLY))
+    invitation = invitation_create(season=season, actor=hank)
+    client = Client()
+    client.get(reverse("join", args=[invitation.token]))
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        oauth.serve(mock)
+        mock.add(responses.PUT, f"{discord_api.API}/guilds/{GUILD_ID}/members/{NELLY_ID}", status=502)
+        back = through_discord(client, oauth)
+    assert back.status_code == 302 and client.session.get("_auth_user_id")
+
+
+@pytest.mark.django_db
+def test_without_a_bot_token_a_discord_login_calls_nothing_but_the_login(oauth, discord, settings, alice):
+    from allauth.socialaccount.models import SocialAccount
+    from django.test import Client
+
+    settings.DISCORD_BOT_TOKEN = ""
+    SocialAccount.objects.create(user=alice, provider="discord", uid=NELLY_ID, extra_data={})
+    assert through_discord(Client(), oauth).status_code == 302
+    assert discord.calls == []
+
+
+def test_the_login_asks_guilds_join_only_when_a_server_is_set():
+    import os
+    import subprocess
+    import sys
+
+    read = "import genius.settings as s; print(s.SOCIALACCOUNT_PROVIDERS['discord']['SCOPE'])"
+    env = {**os.environ, "DISCORD_GUILD_ID": GUILD_ID}
+    given = subprocess.run([sys.executable, "-c", read], env=env, capture_output=True, text=True, check=True)
+    assert given.stdout.strip() == "['identify', 'email', 'guilds.join']"
+    env.pop("DISCORD_GUILD_ID")
+    unset = subprocess.run([sys.executable, "-c", read], env=env, capture_output=True, text=True, check=True)
+    assert unset.stdout.strip() == "['identify', 'email']"
