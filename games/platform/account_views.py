@@ -15,6 +15,7 @@ from .errors import StateChanged
 from .kit import RulesError
 from .models import SeasonPlayer, zone_choices
 from .people import ensure_profile
+from .reach import discord as reach_discord
 from .services.invitations import invitation_accept, invitation_find, invitation_standing
 from .services.profiles import chat_emails_wanted, profile_save, zone_detect
 from .signup import PENDING, discord_configured
@@ -70,6 +71,8 @@ def profile(request):
             "form": form,
             "discord": discord,
             "discord_login": discord_configured(),
+            # Why the last Discord DM did not reach them (DMs closed, not in the server), while it stands.
+            "discord_problem": discord and reach_discord.last_problem(request.user),
         },
         status=400 if form.errors else 200,
     )

@@ -354,3 +354,21 @@ def test_the_login_asks_guilds_join_only_when_a_server_is_set():
     env.pop("DISCORD_GUILD_ID")
     unset = subprocess.run([sys.executable, "-c", read], env=env, capture_output=True, text=True, check=True)
     assert unset.stdout.strip() == "['identify', 'email']"
+
+
+@pytest.mark.django_db
+def test_the_account_page_says_why_a_dm_could_not_reach_the_player(discord, nelly, settings):
+    from django.test import Client
+    from django.urls import reverse
+
+    from games.platform.reach import discord as channel
+    from tests.platform import discord_standin
+
+    discord_standin.configure(settings)  # the Discord section shows when the login is set up
+    client = Client()
+    client.force_login(nelly)
+    assert "We could not DM you" not in client.get(reverse("profile")).content.decode()
+    discord.closed.add(NELLY_ID)
+    channel.deliver(nelly, NOTE, uid="u1")
+    page = client.get(reverse("profile")).content.decode()
+    assert "We could not DM you on Discord: your DMs are closed to server members." in page
