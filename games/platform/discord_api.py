@@ -34,7 +34,7 @@ from .services.deliveries import Held
 log = logging.getLogger(__name__)
 
 API = "https://discord.com/api/v10"
-USER_AGENT = "DiscordBot (https://github.com/genius, 1) genius"  # the form Discord asks bots to send
+TRIES = 5  # 429s waited out in one call before it is left to the outbox's retry
 
 # The codes that mean Discord will not carry a message to this one user, each as a host reads it
 # (Outcome.why) and as the player reads it on their account page ("We could not DM you on Discord: …").
@@ -137,7 +137,7 @@ class Client:
         """One call, waiting first for what the bucket owes and again after a 429; the answer's JSON, or
         None for 204 No Content."""
         name = f"{method}-{route[0]}"
-        while True:
+        for _ in range(TRIES):
             self._wait_for(name, route)
             try:
                 response = self.session.request(
@@ -147,7 +147,8 @@ class Client:
                     headers={
                         "Authorization": f"Bot {self.token}",
                         "Content-Type": "application/json",
-                        "User-Agent": USER_AGENT,
+                        # The form Discord asks of bots: DiscordBot (its URL, its version).
+                        "User-Agent": f"DiscordBot ({settings.GENIUS_SITE_URL or 'https://localhost'}, 1)",
                     },
                     timeout=self.timeout,
                     allow_redirects=False,
@@ -158,6 +159,7 @@ class Client:
             if response.status_code != 429:
                 return self._answer(response)
             self._note_429(name, route, response)
+        raise Down(f"Discord answered 429 to {TRIES} tries of {name} in a row")
 
     def _keys(self, name: str, route: tuple[str, str]) -> tuple[str, str]:
         """The cache keys of this call's bucket (as Discord named it, once it has) and of the bot's global

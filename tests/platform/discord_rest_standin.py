@@ -83,6 +83,8 @@ class DiscordRest:
         if bot:
             assert request.headers.get("Authorization") == f"Bot {BOT_TOKEN}", "Bot <token>"
         assert request.headers.get("Content-Type") == "application/json"
+        if bot:
+            assert request.headers.get("User-Agent", "").startswith("DiscordBot ("), "Discord's form for bots"
         return json.loads(request.body)
 
     def _limited(self, route: str, key: str, method: str, path: str):

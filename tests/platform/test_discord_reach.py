@@ -372,3 +372,12 @@ def test_the_account_page_says_why_a_dm_could_not_reach_the_player(discord, nell
     channel.deliver(nelly, NOTE, uid="u1")
     page = client.get(reverse("profile")).content.decode()
     assert "We could not DM you on Discord: your DMs are closed to server members." in page
+
+
+def test_a_call_that_meets_429_after_429_is_left_to_the_outbox(discord):
+    client = bot(discord)
+    for _ in range(discord_api.TRIES):
+        discord.limit_next("dm", retry_after=0.5)
+    with pytest.raises(discord_api.Down):
+        client.open_dm(NELLY_ID)
+    assert len(discord.calls) == discord_api.TRIES and discord.clock.slept == [0.5] * (discord_api.TRIES - 1)
