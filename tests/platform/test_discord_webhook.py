@@ -140,3 +140,17 @@ def test_the_signed_webhook_stays_for_other_receivers(tally, django_capture_on_c
         (call,) = mock.calls
     assert call.request.headers["X-Genius-Signature"].startswith("sha256=")
     assert '"genius"' in call.request.body.decode(), "the site's own fields, for receivers that read them"
+
+
+def test_a_webhook_already_pointed_at_discord_becomes_a_discord_channel(season):
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("games.platform.migrations.0022_discord")
+    to_discord = Webhook.objects.create(season=season, url=WEBHOOK_URL)
+    elsewhere = Webhook.objects.create(season=season, url="https://hooks.example.org/discord")
+    migration.discord_urls_are_discord_channels(apps, None)
+    to_discord.refresh_from_db()
+    elsewhere.refresh_from_db()
+    assert to_discord.kind == Webhook.Kind.DISCORD and elsewhere.kind == Webhook.Kind.SIGNED
