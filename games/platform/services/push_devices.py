@@ -24,6 +24,8 @@ from ..kit import RulesError
 from ..models import PushSubscription
 
 _B64URL = re.compile(r"[A-Za-z0-9_-]+=*")
+# Each device is one more request per note: a player has a phone, a laptop, a work machine, not a fleet.
+MAX_DEVICES = 20
 
 
 def _key_bytes(text: str) -> bytes | None:
@@ -63,6 +65,13 @@ def device_save(*, user, endpoint: str, p256dh: str, auth: str, label: str = "")
     if secret is None or len(secret) != 16:
         raise RulesError("This browser's push secret is not 16 bytes.", field="auth")
     with transaction.atomic():
+        others = PushSubscription.objects.filter(user=user).exclude(endpoint=endpoint)
+        if others.count() >= MAX_DEVICES:
+            raise RulesError(
+                f"{MAX_DEVICES} of your devices take notifications already: "
+                "remove one on your account page first.",
+                field="endpoint",
+            )
         device, _ = PushSubscription.objects.update_or_create(
             endpoint=endpoint,
             defaults={"user": user, "p256dh": p256dh, "auth": auth, "label": label[:80]},
