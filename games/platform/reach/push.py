@@ -37,7 +37,7 @@ from . import vapid
 from .note import Note, Outcome
 
 NAME = "push"
-LABEL = "Notifications on your phone or computer"
+LABEL = "Push notification"
 
 # How long a push service keeps a note for a device that is offline, by kind: a turn is stale in minutes, a
 # reminder once its round has closed; the rest can wait a day.
@@ -62,13 +62,19 @@ class PushLater(Exception):
     """The push services could not take the note now (429, 5xx, no answer): the outbox tries again."""
 
 
+# Why a push cannot reach a player, in the short words a host's "remind" answer and the account page's grid
+# put after a name or beside the column ("ivy: no way to reach them: ..., no device allows notifications").
+OFF = "this site has not set up push notifications"
+NO_DEVICE = "no device allows notifications"
+
+
 def can_reach(user) -> str:
-    """Empty if a push can reach this player now, else why not, in words a host or the player understands."""
-    off = vapid.problem()
-    if off:
-        return off
-    if not PushSubscription.objects.filter(user=user).exists():
-        return "No device of theirs allows notifications."
+    """Empty if a push can reach this player now, else why not."""
+    if vapid.problem():
+        return OFF
+    # Through the related manager: a caller that prefetched `push_devices` for many players asks nothing.
+    if not user.push_devices.exists():
+        return NO_DEVICE
     return ""
 
 
@@ -134,12 +140,10 @@ def answer(device: PushSubscription, data: bytes, *, ttl: int, topic: str, urgen
 
 def deliver(user, note: Note, uid: str) -> Outcome:
     """Push the note to each of the user's devices. Reached if any device's push service accepted it."""
-    off = vapid.problem()
-    if off:
-        return Outcome(NAME, False, off)
+    why = can_reach(user)
+    if why:
+        return Outcome(NAME, False, why)
     devices = list(PushSubscription.objects.filter(user=user).order_by("pk"))
-    if not devices:
-        return Outcome(NAME, False, "No device of theirs allows notifications.")
     data = payload(note)
     urgency = "high" if note.kind in HIGH_URGENCY else "normal"
     options = {
@@ -147,15 +151,17 @@ def deliver(user, note: Note, uid: str) -> Outcome:
         "topic": topic(f"{note.kind}:{note.link}"),
         "urgency": urgency,
     }
-    answers = [answer(device, data, **options) for device in devices]
-    results = {result for result, _ in answers}
+    answers = [(device.label or "a device", *answer(device, data, **options)) for device in devices]
+    results = {result for _, result, _ in answers}
     if "sent" in results:
         return Outcome(NAME, True)
     if "later" in results:
-        raise PushLater("; ".join(words for result, words in answers if result == "later"))
+        raise PushLater(
+            "; ".join(f"{label}: {words}" for label, result, words in answers if result == "later")
+        )
     if results == {"gone"}:
-        return Outcome(NAME, False, "Their devices no longer take notifications (removed).")
-    return Outcome(NAME, False, "Push not delivered: " + "; ".join(words for _, words in answers))
+        return Outcome(NAME, False, "the devices that allowed notifications are gone (removed)")
+    return Outcome(NAME, False, "; ".join(f"{label}: {words}" for label, _, words in answers))
 
 
 def trial_note() -> Note:
