@@ -100,7 +100,7 @@ def test(request, device_id: int):
     else:
         note = push.trial_note()
         data = push.payload(note)
-        result, said = push.answer(device, data, ttl=60, topic=push.topic("test"), urgency="high")
+        result, said, _ = push.answer(device, data, ttl=60, topic=push.topic("test"), urgency="high")
         label = device.label or "This device"
         words = {
             "sent": f"Sent to {label}: it should show within a few seconds. Nothing came? Check that the "

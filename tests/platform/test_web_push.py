@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import timedelta
 
 import pytest
 import responses
@@ -16,10 +17,12 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from games.platform.models import PushSubscription
 from games.platform.reach import push, vapid
 from games.platform.reach.note import Note
+from games.platform.services.deliveries import Held
 from games.platform.services.push_devices import device_save
 from tests.platform.push_standin import PushService
 
@@ -249,14 +252,36 @@ def test_a_device_its_push_service_calls_gone_is_deleted(alice, service, status)
     assert not PushSubscription.objects.exists()
 
 
-@pytest.mark.parametrize("status", [429, 500, 503])
-def test_a_busy_push_service_is_tried_again_later_and_the_device_kept(alice, service, status):
+@pytest.mark.parametrize("status", [500, 503])
+def test_a_push_service_that_is_down_is_tried_again_later_and_the_device_kept(alice, service, status):
     phone = service.device("alice-phone")
     subscribed(alice, phone)
     service.answer(phone, status)
-    with pytest.raises(push.PushLater, match=str(status)):
+    with pytest.raises(push.PushLater, match=f"Firefox on Linux: its push service is down \\({status}\\)"):
         push.deliver(alice, note(), "uid-1")
     assert PushSubscription.objects.filter(endpoint=phone.endpoint).exists()
+
+
+def test_a_push_service_that_asks_to_slow_down_gets_the_note_when_it_said(alice, service):
+    phone = service.device("alice-phone")
+    subscribed(alice, phone)
+    service.answer(phone, 429)  # with Retry-After: 30
+    before = timezone.now()
+    with pytest.raises(Held) as held:
+        push.deliver(alice, note(), "uid-1")
+    assert isinstance(held.value, push.PushRateLimited)
+    assert before + timedelta(seconds=29) <= held.value.until <= timezone.now() + timedelta(seconds=31)
+    assert PushSubscription.objects.filter(endpoint=phone.endpoint).exists()
+
+
+def test_one_device_that_took_the_note_is_enough(alice, service):
+    phone, tablet = service.device("alice-phone"), service.device("alice-tablet")
+    subscribed(alice, phone), subscribed(alice, tablet)
+    service.answer(tablet, 503)
+    assert push.deliver(alice, note(), "uid-1").reached, (
+        "not raised: a retry would show it twice on the phone"
+    )
+    assert [p.device for p in service.received] == ["alice-phone"]
 
 
 def test_a_refused_key_is_not_reached_with_why_and_the_device_kept(alice, service):
@@ -362,3 +387,10 @@ def test_the_manifest_names_the_site_and_its_icons_exist(client):
             assert png.read(8) == b"\x89PNG\r\n\x1a\n"
     page = client.get(reverse("rules-index")).content.decode()
     assert '<link rel="manifest" href="/manifest.webmanifest">' in page
+
+
+def test_retry_after_is_read_as_seconds_or_as_a_date():
+    assert push._retry_after("120") == 120.0
+    in_a_minute = (timezone.now() + timedelta(seconds=60)).strftime("%a, %d %b %Y %H:%M:%S GMT")
+    assert 55 <= push._retry_after(in_a_minute) <= 61
+    assert push._retry_after("soon") is None and push._retry_after(None) is None

@@ -7,8 +7,10 @@ link), so nothing another person may not see travels in it, and the push service
 What the push service answers decides the rest:
 - 201 (or another 2xx): accepted for that device; the note reached the player if any device accepted it;
 - 404 or 410: the subscription is gone (the player revoked it, the browser was reset): the device is deleted;
-- 429 or 5xx, or no answer: try again later. Raised (PushLater) only when no device accepted the note: the
-  outbox task retries, and the devices that did take it would show it twice;
+- 429 or 5xx, or no answer: try again later, raised only when no device accepted the note (else the devices
+  that did take it would show it twice): PushRateLimited (a deliveries.Held: the outbox task comes back
+  when the push services said, counting no failure) when each 429 came with its Retry-After, else PushLater
+  (the task fails and the outbox retries with its backoff);
 - anything else (400, 401/403 for a key the subscription was not made with, 413): not reached, with why.
 
 Web Push has no idempotency key. A note sent again after a retry carries the same `tag`, so the device
@@ -24,6 +26,9 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from datetime import datetime, timedelta
+from email.utils import parsedate_to_datetime
+from typing import NamedTuple
 
 import requests
 from django.conf import settings
@@ -33,6 +38,7 @@ from requests_hardened import Config, Manager
 from requests_hardened.ip_filter import InvalidIPAddress
 
 from ..models import PushSubscription
+from ..services.deliveries import Held
 from . import vapid
 from .note import Note, Outcome
 
@@ -59,7 +65,15 @@ _manager = Manager(
 
 
 class PushLater(Exception):
-    """The push services could not take the note now (429, 5xx, no answer): the outbox tries again."""
+    """The push services could not take the note now (5xx, no answer): the outbox tries again."""
+
+
+class PushRateLimited(Held):
+    """The push services asked the site to slow down (429, Retry-After): the task comes back at `until`."""
+
+    def __init__(self, until: datetime, words: str):
+        Exception.__init__(self, f"{words}; again at {until.isoformat()}")
+        self.until = until
 
 
 # Why a push cannot reach a player, in the short words a host's "remind" answer and the account page's grid
@@ -94,8 +108,8 @@ def topic(tag: str) -> str:
     return base64.urlsafe_b64encode(hashlib.sha256(tag.encode()).digest()[:24]).decode()
 
 
-def send(device: PushSubscription, data: bytes, *, ttl: int, topic: str, urgency: str) -> int:
-    """POST one encrypted push to one device; the push service's status code (requests' errors raise)."""
+def send(device: PushSubscription, data: bytes, *, ttl: int, topic: str, urgency: str) -> requests.Response:
+    """POST one encrypted push to one device; the push service's answer (requests' errors raise)."""
     info = {"endpoint": device.endpoint, "keys": {"p256dh": device.p256dh, "auth": device.auth}}
     with _manager.get_session() as session:
         try:
@@ -113,29 +127,57 @@ def send(device: PushSubscription, data: bytes, *, ttl: int, topic: str, urgency
         except WebPushException as exc:
             if exc.response is None:
                 raise
-            return exc.response.status_code
-    return response.status_code
+            return exc.response
+    return response
 
 
-def answer(device: PushSubscription, data: bytes, *, ttl: int, topic: str, urgency: str) -> tuple[str, str]:
-    """Send to one device and read the answer: ("sent" | "gone" | "later" | "refused", words)."""
+class Answer(NamedTuple):
+    result: str  # "sent" | "gone" | "later" | "refused"
+    words: str
+    wait: float | None = None  # a 429's Retry-After, in seconds
+
+
+def _retry_after(value: str | None) -> float | None:
+    """Retry-After as seconds from now: a number of seconds or an HTTP date (RFC 9110)."""
+    if not value:
+        return None
     try:
-        status = send(device, data, ttl=ttl, topic=topic, urgency=urgency)
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, (parsedate_to_datetime(value) - timezone.now()).total_seconds())
+    except (TypeError, ValueError):
+        return None
+
+
+def answer(device: PushSubscription, data: bytes, *, ttl: int, topic: str, urgency: str) -> Answer:
+    """Send to one device and read what its push service answered."""
+    try:
+        response = send(device, data, ttl=ttl, topic=topic, urgency=urgency)
     except InvalidIPAddress:
-        return "refused", "its push address now leads inside the server's network"
+        return Answer("refused", "its push address now leads inside the server's network")
     except requests.RequestException as exc:
-        return "later", f"its push service did not answer ({type(exc).__name__})"
+        return Answer("later", f"its push service did not answer ({type(exc).__name__})")
+    status = response.status_code
     if 200 <= status < 300:
         PushSubscription.objects.filter(pk=device.pk).update(last_used_at=timezone.now())
-        return "sent", "accepted by its push service"
+        return Answer("sent", "accepted by its push service")
     if status in (404, 410):
         device.delete()
-        return "gone", "its push service says the device no longer takes notifications; it was removed"
-    if status == 429 or status >= 500:
-        return "later", f"its push service is busy ({status})"
+        return Answer(
+            "gone", "its push service says the device no longer takes notifications; it was removed"
+        )
+    if status == 429:
+        wait = _retry_after(response.headers.get("Retry-After"))
+        return Answer("later", "its push service asks the site to slow down (429)", wait)
+    if status >= 500:
+        return Answer("later", f"its push service is down ({status})")
     if status in (401, 403):
-        return "refused", f"its push service refused the site's key ({status}); allow notifications again"
-    return "refused", f"its push service refused the notification ({status})"
+        return Answer(
+            "refused", f"its push service refused the site's key ({status}); allow notifications again"
+        )
+    return Answer("refused", f"its push service refused the notification ({status})")
 
 
 def deliver(user, note: Note, uid: str) -> Outcome:
@@ -151,17 +193,21 @@ def deliver(user, note: Note, uid: str) -> Outcome:
         "topic": topic(f"{note.kind}:{note.link}"),
         "urgency": urgency,
     }
-    answers = [(device.label or "a device", *answer(device, data, **options)) for device in devices]
-    results = {result for _, result, _ in answers}
+    answers = [(device.label or "a device", answer(device, data, **options)) for device in devices]
+    results = {said.result for _, said in answers}
     if "sent" in results:
         return Outcome(NAME, True)
-    if "later" in results:
-        raise PushLater(
-            "; ".join(f"{label}: {words}" for label, result, words in answers if result == "later")
-        )
+    later = [(label, said) for label, said in answers if said.result == "later"]
+    if later:
+        words = "; ".join(f"{label}: {said.words}" for label, said in later)
+        if all(said.wait is not None for _, said in later):
+            # Every push service that did not take it said when to come back: the task waits that long
+            # without counting a failure (the wait is kept on its outbox row, as Discord's is).
+            raise PushRateLimited(timezone.now() + timedelta(seconds=max(s.wait for _, s in later)), words)
+        raise PushLater(words)
     if results == {"gone"}:
         return Outcome(NAME, False, "the devices that allowed notifications are gone (removed)")
-    return Outcome(NAME, False, "; ".join(f"{label}: {words}" for label, _, words in answers))
+    return Outcome(NAME, False, "; ".join(f"{label}: {said.words}" for label, said in answers))
 
 
 def trial_note() -> Note:
