@@ -142,7 +142,8 @@ def test_the_account_page_lists_every_device_in_one_query(alice, service, django
         subscribed(alice, service.device(f"alice-{name}"))
     with django_assert_max_num_queries(len(one_device)):
         page = client.get(reverse("profile")).content.decode()
-    assert page.count("Send me a test") == 3 and page.count(">Remove</button>") == 3
+    assert page.count(">Send me a test</button>") == 3 and page.count(">Remove</button>") == 3
+    assert 'aria-label="Remove Firefox on Linux"' in page, "each button names its device to a screen reader"
 
 
 def test_an_address_the_server_must_not_post_to_is_refused_next_to_its_field(alice, service):
