@@ -26,6 +26,23 @@ self.addEventListener("push", function (event) {
   event.waitUntil(self.registration.showNotification(title, options));
 });
 
+// The browser replaced this device's subscription (it expired, or the push service rotated it): subscribe
+// again with the same key and tell the site, naming the old endpoint, so the device keeps its notifications.
+self.addEventListener("pushsubscriptionchange", function (event) {
+  const old = event.oldSubscription;
+  if (!old) return; // nothing names the device: the account page offers "Allow notifications" again
+  const renewed = event.newSubscription
+    ? Promise.resolve(event.newSubscription)
+    : self.registration.pushManager.subscribe(old.options);
+  event.waitUntil(renewed.then(function (subscription) {
+    return fetch("/account/push/renew/", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ old_endpoint: old.endpoint, subscription: subscription.toJSON() }),
+    });
+  }));
+});
+
 // A click opens the note's page: a tab of the site already showing it is focused, another tab of the site
 // is taken there, and with none open a new window opens. Only the site's own pages are opened: the link's
 // path on this worker's origin.

@@ -18,12 +18,20 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from .kit import RulesError
 from .models import PushSubscription
 from .reach import push, vapid
-from .services.push_devices import device_forget, device_label, device_remove, device_save, devices_of
+from .services.push_devices import (
+    device_forget,
+    device_label,
+    device_remove,
+    device_renew,
+    device_save,
+    devices_of,
+)
 
 
 def _json_body(request) -> dict:
@@ -66,6 +74,28 @@ def unsubscribe(request):
     endpoint = _json_body(request).get("endpoint", "")
     if isinstance(endpoint, str) and endpoint:
         device_forget(user=request.user, endpoint=endpoint)
+    return HttpResponse(status=204)
+
+
+@csrf_exempt
+@require_POST
+def renew(request):
+    """The service worker's new subscription in place of one the browser dropped (static/sw.js). Sent with no
+    page, so with no CSRF token: the old endpoint, which only that browser and the site know, names the
+    device, and nothing of it is answered (204 whether or not a device had it; 400 for an unusable one)."""
+    body = _json_body(request)
+    new = body.get("subscription") if isinstance(body.get("subscription"), dict) else {}
+    keys = new.get("keys") if isinstance(new.get("keys"), dict) else {}
+    old = body.get("old_endpoint")
+    try:
+        device_renew(
+            old_endpoint=old if isinstance(old, str) else "",
+            endpoint=new.get("endpoint", ""),
+            p256dh=keys.get("p256dh", ""),
+            auth=keys.get("auth", ""),
+        )
+    except RulesError as exc:
+        return JsonResponse({exc.field: [exc.message]}, status=400)
     return HttpResponse(status=204)
 
 

@@ -28,6 +28,7 @@ urlpatterns = [
     path("join/<str:token>/", account_views.join, name="join"),
     path("account/push/", push_views.subscribe, name="push-subscribe"),
     path("account/push/unsubscribe/", push_views.unsubscribe, name="push-unsubscribe"),
+    path("account/push/renew/", push_views.renew, name="push-renew"),
     path("account/push/<id:device_id>/remove/", push_views.remove, name="push-remove"),
     path("account/push/<id:device_id>/test/", push_views.test, name="push-test"),
     path("sw.js", push_views.service_worker, name="service-worker"),

@@ -206,6 +206,35 @@ def test_removing_a_device_and_unsubscribing_the_browser_drop_it(alice, service)
     assert gone.status_code == 204 and not PushSubscription.objects.exists()
 
 
+def test_a_subscription_the_browser_replaced_keeps_its_device_and_owner(alice, service):
+    """static/sw.js on `pushsubscriptionchange`: no page, no CSRF token, the old endpoint names the device."""
+    old, new = service.device("alice-phone"), service.device("alice-phone-renewed")
+    subscribed(alice, old)
+    worker = Client(enforce_csrf_checks=True)  # a service worker's fetch: no session needed, no token
+    url = reverse("push-renew")
+    body = {"old_endpoint": old.endpoint, "subscription": new.subscription()}
+    assert worker.post(url, json.dumps(body), "application/json").status_code == 204
+    device = PushSubscription.objects.get()
+    assert (device.user, device.endpoint, device.label) == (alice, new.endpoint, "Firefox on Linux")
+    assert push.deliver(alice, note(), "uid-1").reached
+    assert [p.device for p in service.received] == ["alice-phone-renewed"], "decrypted with the new keys"
+
+
+def test_renewing_needs_the_old_endpoint_and_a_usable_new_one(alice, service):
+    phone = service.device("alice-phone")
+    subscribed(alice, phone)
+    stranger = service.device("stranger")
+    worker, url = Client(enforce_csrf_checks=True), reverse("push-renew")
+    guess = {"old_endpoint": phone.endpoint + "x", "subscription": stranger.subscription()}
+    assert worker.post(url, json.dumps(guess), "application/json").status_code == 204
+    bad = {
+        "old_endpoint": phone.endpoint,
+        "subscription": {**stranger.subscription(), "endpoint": "https://10.1.1.1/x"},
+    }
+    assert worker.post(url, json.dumps(bad), "application/json").status_code == 400
+    assert list(PushSubscription.objects.values_list("endpoint", flat=True)) == [phone.endpoint]
+
+
 # Delivery: encrypted to each device, the note alone, the dead devices dropped.
 
 
@@ -369,6 +398,7 @@ def test_the_service_worker_is_served_from_the_root_for_scope_slash(client):
     assert answer.status_code == 200 and answer["Content-Type"].startswith("text/javascript")
     assert answer["Service-Worker-Allowed"] == "/" and "no-cache" in answer["Cache-Control"]
     assert b'addEventListener("push"' in answer.content and b"notificationclick" in answer.content
+    assert b"pushsubscriptionchange" in answer.content and reverse("push-renew").encode() in answer.content
 
 
 def test_the_manifest_names_the_site_and_its_icons_exist(client):

@@ -79,6 +79,19 @@ def device_save(*, user, endpoint: str, p256dh: str, auth: str, label: str = "")
     return device
 
 
+def device_renew(*, old_endpoint: str, endpoint: str, p256dh: str, auth: str) -> PushSubscription | None:
+    """The browser replaced a subscription (its service worker's `pushsubscriptionchange`): the device that
+    had the old endpoint takes the new one, for the same owner. None if no device had it. The old endpoint
+    is the proof: a secret only that browser, its push service and this site know."""
+    device = PushSubscription.objects.filter(endpoint=old_endpoint).first() if old_endpoint else None
+    if device is None:
+        return None
+    with transaction.atomic():
+        PushSubscription.objects.filter(endpoint=endpoint).exclude(pk=device.pk).delete()
+        device.delete()
+        return device_save(user=device.user, endpoint=endpoint, p256dh=p256dh, auth=auth, label=device.label)
+
+
 def device_forget(*, user, endpoint: str) -> bool:
     """The browser unsubscribed: drop its device if it is this user's. True if one was dropped."""
     deleted, _ = PushSubscription.objects.filter(user=user, endpoint=endpoint).delete()
