@@ -381,6 +381,13 @@ GENIUS_WEBHOOKS_TO_LOOPBACK = env_flag("GENIUS_WEBHOOKS_TO_LOOPBACK")
 # up to the cap, with jitter, the wait kept on its outbox row (games/platform/tasks.py, outbox.py).
 GENIUS_WEBHOOK_RETRY_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_SECONDS", "10"))
 GENIUS_WEBHOOK_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_WEBHOOK_RETRY_MAX_SECONDS", "300"))
+# Web Push to players' phones and desktops (games/platform/reach/push.py): the site's VAPID key pair, as
+# `manage.py vapid_keys` prints it (base64url: the public key's 65-byte point, the private key's 32 bytes),
+# and a contact the push services may write to (mailto:...). Any of the three empty: push is off, the account
+# page offers no notifications, and players are reached by their other channels.
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "").strip()
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "").strip()
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "").strip()
 # Email goes to the console in development unless an SMTP host is given (or GENIUS_EMAIL_DIR, where `make
 # run` writes each email as a file); production always uses SMTP.
 _smtp_host = os.environ.get("DJANGO_EMAIL_HOST", "localhost" if PRODUCTION else "")

@@ -722,3 +722,24 @@ class Invitation(models.Model):
         super().clean()
         if self.max_uses is not None and self.max_uses < self.uses:
             raise ValidationError({"max_uses": f"{self.uses} players have joined with it already."})
+
+
+class PushSubscription(models.Model):
+    """One device (a browser on a phone or a desktop) that lets the site send its owner Web Push
+    notifications: the push service's endpoint URL and the browser's keys that each push is encrypted to
+    (RFC 8291). Deleted when its owner removes it, or when the push service answers that it is gone (404,
+    410)."""
+
+    user = models.ForeignKey(conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_devices")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100, help_text="The browser's public key (base64url P-256 point).")
+    auth = models.CharField(max_length=40, help_text="The browser's auth secret (base64url, 16 bytes).")
+    label = models.CharField(max_length=80, blank=True, help_text="Which device, read from its browser.")
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "push device"
+
+    def __str__(self) -> str:
+        return f"{self.label or 'A device'} of {self.user}"

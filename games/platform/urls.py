@@ -7,6 +7,7 @@ from . import (
     first_run,
     guides,
     paths,  # noqa: F401  (registers the `id` converter)
+    push_views,
     views,
 )
 
@@ -25,6 +26,13 @@ urlpatterns = [
     path("account/", account_views.profile, name="profile"),
     path("account/zone/", account_views.zone_detected, name="zone-detected"),
     path("join/<str:token>/", account_views.join, name="join"),
+    path("account/push/", push_views.subscribe, name="push-subscribe"),
+    path("account/push/unsubscribe/", push_views.unsubscribe, name="push-unsubscribe"),
+    path("account/push/renew/", push_views.renew, name="push-renew"),
+    path("account/push/<id:device_id>/remove/", push_views.remove, name="push-remove"),
+    path("account/push/<id:device_id>/test/", push_views.test, name="push-test"),
+    path("sw.js", push_views.service_worker, name="service-worker"),
+    path("manifest.webmanifest", push_views.manifest, name="manifest"),
     path("account/notifications/", views.notification_settings, name="notification-settings"),
     path("games/<id:game_id>/pick/", views.death_match_pick, name="death-match-pick"),
     path("seasons/<id:season_id>/", views.season_page, name="season"),

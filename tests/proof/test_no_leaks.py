@@ -26,7 +26,7 @@ from django.test import Client
 from games.platform import registry
 from games.platform.admin.console import ACTIONS as CONSOLE_ACTIONS
 from games.platform.kit import Reveal
-from games.platform.models import Game, Invitation, Season
+from games.platform.models import Game, Invitation, PushSubscription, Season
 from games.platform.services import games as game_services
 from games.platform.services.chat import chat_post
 from games.platform.services.events import events_write
@@ -210,6 +210,7 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
     # action: a button of the host console (admin/.../game/<id>/host/<action>/); token: an invitation's link;
     # key, uidb36: allauth's emailed links; slug: a game type's rules page.
     unknown -= {"url", "action", "token", "key", "uidb36", "slug"}
+    unknown -= {"device_id"}  # a player's push device (tests/platform/test_web_push.py: the owner's alone)
     if unknown:
         raise LookupError(f"{route.name}: no filler for path parameters {sorted(unknown)}")
     out = []
@@ -255,6 +256,9 @@ def fill(route: Route, world: World) -> list[tuple[str, set[int], str]]:
     if "app_label" in params:
         labels = sorted({m._meta.app_label for m in admin_site._registry})
         return [(route.build({"app_label": label}), set(), "index") for label in labels]
+    if "device_id" in params:
+        ids = [*PushSubscription.objects.values_list("pk", flat=True), MISSING_ID]
+        return [(route.build({"device_id": pk}), set(), "page") for pk in ids]
     if "url" in params:
         return [(route.build({"url": "no-such-page/"}), set(), "error")]
     if "token" in params:
