@@ -44,6 +44,9 @@ class Host:
             self.page.check(f"input[name=_selected_action][value='{pk}']")
         self.page.select_option("select[name=action]", action)
         self.page.click("button[name=index]")
+        self.page.wait_for_load_state()
+        if self.page.locator("button[name=confirm]").count():
+            self.page.click("button[name=confirm]")  # Resolve now and Pause ask first (issue 29.4)
         self.page.wait_for_selector(f"text={says}")
 
     def create_game(self, season_id: int, game_type: str, name: str, seed: int, players: list[str]) -> Game:

@@ -250,8 +250,8 @@ def _still(missing: list[str]) -> str:
 def _resolve_question(game: Game, fields) -> str:
     """Resolve now before the round's time is up: the round closes early, for everyone still writing."""
     rnd = _open_round(game)
-    if rnd is None or game.status != Game.Status.RUNNING:
-        return ""
+    if rnd is None or game.status != Game.Status.RUNNING or game.paused_at:
+        return ""  # nothing would close: the press is answered at once with why (a paused game waits)
     left = rnd.remaining_when_paused if rnd.remaining_when_paused is not None else rnd.closes_at - site_now()
     if left <= timedelta(0):
         return ""  # its time is up: closing it is what happens anyway
