@@ -23,7 +23,7 @@ def discord_urls_are_discord_channels(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('platform', '0019_excused_round'),
+        ('platform', '0021_push_devices'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
