@@ -25,6 +25,12 @@ from requests_hardened import Config, Manager
 from requests_hardened.ip_filter import InvalidIPAddress
 
 
+class DeliveryFailed(Exception):
+    """The receiver did not take the post (a network error or a non-2xx answer): retried with backoff. Here,
+    beside WebhookRefused, so each kind of webhook (signed, Discord's) raises the same without importing the
+    other."""
+
+
 class WebhookRefused(Exception):
     """The destination is not one the server posts to (inside the network, a scheme it does not use, a
     redirect). Not retried: the same URL would be refused again."""

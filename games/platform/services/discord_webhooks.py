@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from .. import destinations
+from ..destinations import DeliveryFailed
 from ..models import Event, Webhook
 from ..people import UTC as UTC_ZONE
 from ..wording import names_for, plain
@@ -71,8 +72,6 @@ def _seconds(value) -> float | None:
 def deliver(webhook: Webhook, event: Event, claim: Claim, timeout: float) -> int:
     """Post one announcement under its claim; the status Discord answered. Raises `Wait` (come back then),
     the webhooks' DeliveryFailed (retried with backoff) or WebhookRefused (never retried)."""
-    from .webhooks import DeliveryFailed
-
     try:
         until = cache.get(_key(webhook)) or 0.0
         if until > time.time():

@@ -16,17 +16,13 @@ import json
 import requests
 
 from .. import destinations
-from ..destinations import WebhookRefused
+from ..destinations import DeliveryFailed, WebhookRefused
 from ..models import Event, Webhook
 from ..people import UTC
 from ..wording import names_for, plain
 from . import deliveries
 
 __all__ = ["DeliveryFailed", "WebhookRefused", "payload_for", "signature", "webhook_deliver"]
-
-
-class DeliveryFailed(Exception):
-    """The receiver did not take the post (a network error or a non-2xx answer): retried with backoff."""
 
 
 def payload_for(event: Event) -> dict:
