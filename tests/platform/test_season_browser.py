@@ -190,7 +190,7 @@ def test_a_season_from_an_arms_race_to_a_token_of_life_spent(make_user, live_ser
     standings = page_as(None)
     standings.goto(url + reverse("season", args=[season.id]))
     cells = standings.locator("tr", has_text=ec).locator("td").all_inner_texts()
-    assert cells[2] == "0" and cells[-1] == "in"
+    assert cells[3] == "0" and cells[1] == "in"  # its Tokens of Life, and its status
     shot(standings, "14-a-token-of-life-is-spent-instead")
     assert not SeasonPlayer.objects.get(season=season, user__username=ec).eliminated
 
