@@ -17,6 +17,8 @@ from . import heartbeats, outbox
 from .errors import Busy
 from .models import ChatRead, DeathMatchPick, Event, Game, Round, Webhook
 from .people import shown_name
+from .reach import dispatch
+from .reach.note import Note
 from .services import deliveries, notify
 from .services.blips import database_away
 from .services.clocks import clock_expire
@@ -129,46 +131,37 @@ def until_the_next_sweep(what: str):
         log.warning("%s: the database did not answer (%s); the next sweep retries", what, exc)
 
 
+def reached(told: dict) -> int:
+    """How many players a message reached (by any way)."""
+    return sum(any(outcome.reached for outcome in outcomes) for outcomes in told.values())
+
+
 @owed("notify_round_resolved", notify_retry)
 def notify_round_resolved(round_id: int) -> int:
     """Results are in the inboxes; and, unless the game ended, the next round is open."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
     game = rnd.game
     users = list(game.seats.values_list("user_id", flat=True))
-    sent = notify.send(
-        f"results:{rnd.pk}",
-        notify.wanting(users, "results"),
-        f"{game.name}: Round {rnd.number} is resolved",
-        f"The results are in your inbox on the game page:\n{notify.page_link('game', game.id)}",
+    sent = reached(
+        dispatch.tell(f"results:{rnd.pk}", users, "results", lambda user: notify.results(rnd, user))
     )
-    nxt = game.rounds.filter(number=rnd.number + 1).first()
+    nxt = game.rounds.select_related("game").filter(number=rnd.number + 1).first()
     if nxt is not None:
-        sent += notify.send(
-            f"round_opened:{nxt.pk}",
-            notify.wanting(users, "round_opened"),
-            f"{game.name}: Round {nxt.number} is open",
-            lambda zone: (
-                f"Round {nxt.number} closes at {local_text(nxt.closes_at, zone)}.\n"
-                f"Submit on the game page: {notify.page_link('game', game.id)}"
-            ),
+        opened = dispatch.tell(
+            f"round_opened:{nxt.pk}", users, "round_opened", lambda user: notify.round_opened(nxt, user)
         )
+        sent += reached(opened)
     return sent
 
 
 @owed("send_reminder", notify_retry)
 def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
-    """`key`: what the emails are sent once under (the sweep's: the round's; each host reminder its own)."""
+    """`key`: what the reminder is sent once under (the sweep's: the round's; each host reminder its own)."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
-    return notify.send(
-        key or f"reminder:{rnd.pk}",
-        notify.wanting(user_ids, "reminder"),
-        f"{rnd.game.name}: Round {rnd.number} closes soon",
-        lambda zone: (
-            f"You have not submitted for Round {rnd.number} yet. "
-            f"It closes at {local_text(rnd.closes_at, zone)}.\n"
-            f"Submit on the game page: {notify.page_link('game', rnd.game_id)}"
-        ),
+    told = dispatch.tell(
+        key or f"reminder:{rnd.pk}", user_ids, "reminder", lambda user: notify.reminder(rnd, user)
     )
+    return reached(told)
 
 
 @owed("send_pick_reminder", notify_retry)
@@ -176,16 +169,17 @@ def send_pick_reminder(pick_id: int, key: str) -> int:
     """A host's reminder to an Elimination Candidate who has not picked yet (`key`: that press's)."""
     pick = DeathMatchPick.objects.select_related("main_match").get(pk=pick_id)
     game = pick.main_match
-    return notify.send(
-        key,
-        notify.wanting([pick.candidate_id], "reminder"),
-        f"{game.name}: pick your Death Match opponent",
-        lambda zone: (
+
+    def compose(user) -> Note:
+        return Note(
+            "reminder",
+            f"{game.name}: pick your Death Match opponent",
             f"You are the Elimination Candidate of {game.name}: pick your Death Match opponent by "
-            f"{local_text(pick.deadline, zone)}, or the hosts pick for you.\n"
-            f"Pick on this page: {notify.page_link('death-match-pick', game.id)}"
-        ),
-    )
+            f"{local_text(pick.deadline, notify.zone(user))}, or the hosts pick for you.\nPick on this page:",
+            notify.page_link("death-match-pick", game.id),
+        )
+
+    return reached(dispatch.tell(key, [pick.candidate_id], "reminder", compose))
 
 
 @owed("notify_your_turn", notify_retry)
@@ -193,18 +187,21 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> 
     """`generation`: the clock's, for this turn or decision (each one is notified once)."""
     game = Game.objects.get(pk=game_id)
     what = "your turn" if kind == "turn" else f"your decision ({kind})"
-    return notify.send(
-        f"your_turn:{game_id}:{generation}",
-        notify.wanting([user_id], "your_turn"),
+    note = Note(
+        "your_turn",
         f"{game.name}: {what}",
-        f"The clock is running on the game page:\n{notify.page_link('game', game.id)}",
+        "The clock is running on the game page:",
+        notify.page_link("game", game.id),
+    )
+    return reached(
+        dispatch.tell(f"your_turn:{game_id}:{generation}", [user_id], "your_turn", lambda user: note)
     )
 
 
 @owed("notify_chat_message", notify_retry)
 def notify_chat_message(reading_id: int, burst: int) -> int:
-    """The first unread message of a burst (`burst`: the reader's count of readings, one email each). A chat
-    read before the task runs needs no email."""
+    """The first unread message of a burst (`burst`: the reader's count of readings, one message each). A
+    chat read before the task runs needs no message."""
     reading = (
         ChatRead.objects.select_related("seat__game", "other__user__profile").filter(pk=reading_id).first()
     )
@@ -212,14 +209,17 @@ def notify_chat_message(reading_id: int, burst: int) -> int:
         return 0
     game, writer = reading.seat.game, shown_name(reading.other.user)
     low, high = sorted([reading.seat.number, reading.other.number])
-    return notify.send(
-        f"chat:{reading.pk}:{burst}",
-        notify.wanting([reading.seat.user_id], "chat_message"),
+    note = Note(
+        "chat_message",
         f"{game.name}: {writer} wrote to you",
-        f"{writer} wrote to you in your pair chat in {game.name}:\n"
-        f"{notify.page_link('chat', game.id, low, high)}\n\n"
-        "No other email about this chat comes until you have read it.",
+        f"{writer} wrote to you in your pair chat in {game.name}. "
+        "Nothing more about this chat comes until you have read it:",
+        notify.page_link("chat", game.id, low, high),
     )
+    told = dispatch.tell(
+        f"chat:{reading.pk}:{burst}", [reading.seat.user_id], "chat_message", lambda user: note
+    )
+    return reached(told)
 
 
 @owed("deliver_webhook", webhook_retry)

@@ -26,6 +26,7 @@ urlpatterns = [
     path("account/zone/", account_views.zone_detected, name="zone-detected"),
     path("join/<str:token>/", account_views.join, name="join"),
     path("account/notifications/", views.notification_settings, name="notification-settings"),
+    path("account/notifications/test/", views.notification_test, name="notification-test"),
     path("games/<id:game_id>/pick/", views.death_match_pick, name="death-match-pick"),
     path("seasons/<id:season_id>/", views.season_page, name="season"),
     path("seasons/<id:season_id>/transfer/", views.season_transfer_view, name="season-transfer"),

@@ -36,7 +36,7 @@ from ..services import games as game_services
 from ..services.audit import audit
 from ..services.events import announcement_post
 from ..services.live import operation_run
-from ..services.reminders import reminder_send_now
+from ..services.reminders import deliver_now, reminder_send_now, what_reached
 from ..services.rounds import Resolution, latest_submissions
 from . import absence as absence_forms
 from .confirm import Button, ask_first, asks_first, confirming, question
@@ -385,10 +385,7 @@ def remind(request, game: Game) -> str:
     def words():
         if not reminded.missing:
             return f"Nobody to remind: every player has submitted to Round {reminded.round.number}."
-        sent = f"Reminder sent to {', '.join(map(label, reminded.emailed)) or 'nobody'}"
-        if reminded.unwilling:
-            sent += f" ({', '.join(map(label, reminded.unwilling))} turned reminders off)"
-        return sent + "."
+        return what_reached(deliver_now(reminded))  # sent now, after the commit
 
     return told("Reminded.", words)
 
