@@ -72,6 +72,11 @@ def unreachable(user) -> bool:
     return all(why for _, why in ways_to(user))
 
 
+def unreachable_among(people) -> set[int]:
+    """The ids of those among `people` no way reaches (the console's seat table marks them)."""
+    return {person.pk for person in people if unreachable(person)}
+
+
 def _sent_by(key: str, person_ids: list[int]) -> dict[int, str]:
     """The way each user was told under `key` by an earlier run, if they were."""
     keys = {

@@ -44,6 +44,7 @@ class Reminded:
     key: str = ""
     owed: list = field(default_factory=list)  # the outbox row that is the safety net
     told: dict = field(default_factory=dict)  # {user id: [Outcome]}; a user missing: left to the relay
+    failed: list = field(default_factory=list)  # user ids a way failed for a moment: the relay retries
 
     @property
     def missing(self) -> list:
@@ -113,6 +114,7 @@ def deliver_now(reminded: Reminded, seconds: float = REMIND_SECONDS) -> Reminded
             log.exception(
                 "The host's reminder %s to user %s failed; the relay retries it", reminded.key, user.pk
             )
+            reminded.failed.append(user.pk)
             continue
         reminded.told.update(told)
     for pk in reminded.owed:
@@ -136,7 +138,9 @@ def _what_came(user, reminded: Reminded) -> str:
         return "turned reminders off"
     outcomes: list[Outcome] = reminded.told.get(user.pk)
     if outcomes is None:
-        return "being sent (the answer comes after this page)"
+        if user.pk in reminded.failed:
+            return "not sent yet: a way did not answer, and the site tries again in a minute"
+        return "being sent"
     names = {channel.NAME: channel.LABEL for channel in dispatch.CHANNELS}
     reached = [o for o in outcomes if o.reached]
     failed = [f"{names.get(o.channel, o.channel)}: {o.why}" for o in outcomes if not o.reached]
