@@ -260,3 +260,34 @@ def test_a_remind_the_press_could_not_finish_is_left_to_the_relay(
     (owed,) = OutboxTask.objects.all()
     assert owed.name == "send_reminder" and owed.args[1] == [alice.pk, bob.pk]
     assert not Delivery.objects.filter(claimed_by__isnull=False).exists()  # the claims went back
+
+
+# -- asking for a way at sign-up --------------------------------------------------------------------------
+
+
+def test_sign_up_and_the_invitation_ask_for_a_way_to_be_reached_and_say_why(season, hank, django_user_model):
+    from django.test import Client
+
+    from games.platform.services.invitations import invitation_create
+
+    invitation = invitation_create(season=season, actor=hank, hours=48, max_uses=3)
+    visitor = Client()
+    join = visitor.get(reverse("join", args=[invitation.token])).content.decode()
+    assert 'id="reach-ways">Games wait for nobody' in join and "an email address" in join
+    form = visitor.get(reverse("account_signup")).content.decode()
+    assert 'id="reach-ways"' in form
+    assert "So the site can tell you a round opened or closes soon." in form  # beside the email field
+    dan, player = nobody_by_email(django_user_model, "dan"), Client()
+    player.force_login(dan)
+    page = player.get(reverse("join", args=[invitation.token])).content.decode()
+    assert 'id="no-way-to-reach">The site has no way to reach you yet' in page
+    assert f'href="{reverse("notification-settings")}"' in page
+
+
+def test_the_invitation_asks_nothing_of_a_player_the_site_can_reach(season, hank, alice, client):
+    from games.platform.services.invitations import invitation_create
+
+    invitation = invitation_create(season=season, actor=hank, hours=48, max_uses=3)
+    client.force_login(alice)
+    page = client.get(reverse("join", args=[invitation.token])).content.decode()
+    assert "Join Season 1 as" in page and "no-way-to-reach" not in page and "reach-ways" not in page
