@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from functools import partial
 
 from celery import shared_task
 from django.conf import settings
@@ -16,17 +17,14 @@ from django.db import DatabaseError
 from . import heartbeats, outbox
 from .errors import Busy
 from .models import ChatRead, DeathMatchPick, Event, Game, Round, Webhook
-from .people import shown_name
-from .reach import dispatch
-from .reach.note import Note
-from .services import deliveries, notify
+from .reach import dispatch, messages
+from .services import deliveries
 from .services.blips import database_away
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sitting import start_time_came
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import WebhookRefused, webhook_deliver
-from .zones import local_text
 
 log = logging.getLogger(__name__)
 
@@ -142,13 +140,11 @@ def notify_round_resolved(round_id: int) -> int:
     rnd = Round.objects.select_related("game").get(pk=round_id)
     game = rnd.game
     users = list(game.seats.values_list("user_id", flat=True))
-    sent = reached(
-        dispatch.tell(f"results:{rnd.pk}", users, "results", lambda user: notify.results(rnd, user))
-    )
+    sent = reached(dispatch.tell(f"results:{rnd.pk}", users, "results", partial(messages.results, rnd)))
     nxt = game.rounds.select_related("game").filter(number=rnd.number + 1).first()
     if nxt is not None:
         opened = dispatch.tell(
-            f"round_opened:{nxt.pk}", users, "round_opened", lambda user: notify.round_opened(nxt, user)
+            f"round_opened:{nxt.pk}", users, "round_opened", partial(messages.round_opened, nxt)
         )
         sent += reached(opened)
     return sent
@@ -158,9 +154,7 @@ def notify_round_resolved(round_id: int) -> int:
 def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
     """`key`: what the reminder is sent once under (the sweep's: the round's; each host reminder its own)."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
-    told = dispatch.tell(
-        key or f"reminder:{rnd.pk}", user_ids, "reminder", lambda user: notify.reminder(rnd, user)
-    )
+    told = dispatch.tell(key or f"reminder:{rnd.pk}", user_ids, "reminder", partial(messages.reminder, rnd))
     return reached(told)
 
 
@@ -168,34 +162,15 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
 def send_pick_reminder(pick_id: int, key: str) -> int:
     """A host's reminder to an Elimination Candidate who has not picked yet (`key`: that press's)."""
     pick = DeathMatchPick.objects.select_related("main_match").get(pk=pick_id)
-    game = pick.main_match
-
-    def compose(user) -> Note:
-        return Note(
-            "reminder",
-            f"{game.name}: pick your Death Match opponent",
-            f"You are the Elimination Candidate of {game.name}: pick your Death Match opponent by "
-            f"{local_text(pick.deadline, notify.zone(user))}, or the hosts pick for you.\nPick on this page:",
-            notify.page_link("death-match-pick", game.id),
-        )
-
-    return reached(dispatch.tell(key, [pick.candidate_id], "reminder", compose))
+    return reached(dispatch.tell(key, [pick.candidate_id], "reminder", partial(messages.pick_reminder, pick)))
 
 
 @owed("notify_your_turn", notify_retry)
 def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> int:
     """`generation`: the clock's, for this turn or decision (each one is notified once)."""
     game = Game.objects.get(pk=game_id)
-    what = "your turn" if kind == "turn" else f"your decision ({kind})"
-    note = Note(
-        "your_turn",
-        f"{game.name}: {what}",
-        "The clock is running on the game page:",
-        notify.page_link("game", game.id),
-    )
-    return reached(
-        dispatch.tell(f"your_turn:{game_id}:{generation}", [user_id], "your_turn", lambda user: note)
-    )
+    compose = partial(messages.your_turn, game, kind)
+    return reached(dispatch.tell(f"your_turn:{game_id}:{generation}", [user_id], "your_turn", compose))
 
 
 @owed("notify_chat_message", notify_retry)
@@ -207,18 +182,8 @@ def notify_chat_message(reading_id: int, burst: int) -> int:
     )
     if reading is None or reading.burst != burst or not reading.unread:
         return 0
-    game, writer = reading.seat.game, shown_name(reading.other.user)
-    low, high = sorted([reading.seat.number, reading.other.number])
-    note = Note(
-        "chat_message",
-        f"{game.name}: {writer} wrote to you",
-        f"{writer} wrote to you in your pair chat in {game.name}. "
-        "Nothing more about this chat comes until you have read it:",
-        notify.page_link("chat", game.id, low, high),
-    )
-    told = dispatch.tell(
-        f"chat:{reading.pk}:{burst}", [reading.seat.user_id], "chat_message", lambda user: note
-    )
+    compose = partial(messages.chat, reading)
+    told = dispatch.tell(f"chat:{reading.pk}:{burst}", [reading.seat.user_id], "chat_message", compose)
     return reached(told)
 
 

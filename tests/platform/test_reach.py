@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.platform.models import Delivery, Game, NotificationPreference, OutboxTask
-from games.platform.reach import dispatch, email
+from games.platform.reach import dispatch, email, messages
 from games.platform.reach.note import Note, Outcome
 from games.platform.services import games as game_services
 from games.platform.services import notify
@@ -204,7 +204,7 @@ def test_a_results_message_carries_the_players_own_inbox_and_no_other_seats(tall
     submission_save(seat=tally.seats.get(user=bob), round_number=0, payload={"number": 3}, final=True)
     round_resolve(round_id=rnd.pk, early=True)
     rnd.refresh_from_db()
-    alices, bobs = notify.results(rnd, alice), notify.results(rnd, bob)
+    alices, bobs = messages.results(rnd, alice), messages.results(rnd, bob)
     assert "Round 0: you picked 7." in alices.text and "picked 3" not in alices.text
     assert "Round 0: you picked 3." in bobs.text and "picked 7" not in bobs.text
     assert alices.link == notify.page_link("game", tally.id)

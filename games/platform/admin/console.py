@@ -31,13 +31,14 @@ from ..next_step import after_the_end
 from ..observation import current_round, reading, seats_with_players
 from ..people import label
 from ..reach.dispatch import unreachable_among
+from ..reach.remind import deliver_now, what_reached
 from ..registry import Viewer
 from ..services import absence, rounds, sitting
 from ..services import games as game_services
 from ..services.audit import audit
 from ..services.events import announcement_post
 from ..services.live import operation_run
-from ..services.reminders import deliver_now, reminder_send_now, what_reached
+from ..services.reminders import reminder_send_now
 from ..services.rounds import Resolution, latest_submissions
 from . import absence as absence_forms
 from .confirm import Button, ask_first, asks_first, confirming, question

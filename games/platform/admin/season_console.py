@@ -120,7 +120,7 @@ def remind_pick(request, game: Game):
     reminded = pick_remind(pick=pick, actor=request.user)
     ec = label(pick.candidate)
     how = "a line in their inbox and a message" if reminded.emailed else "a line in their inbox (no message: "
-    how += "" if reminded.emailed else "they turned reminders off, or no way they chose reaches them)"
+    how += "" if reminded.emailed else "they turned reminders off)"
     return format_html(
         'Reminded {} to pick a Death Match opponent by {}: {}. <a href="{}">See the pick</a>',
         ec,

@@ -18,18 +18,18 @@ from .. import enqueue
 from ..errors import NotAllowed, StateChanged
 from ..kit import Reveal
 from ..models import AuditLog, DeathMatchPick
-from ..reach.dispatch import chosen
 from ..wording import instant_ref
 from ..zones import local_text
 from .audit import audit
 from .events import events_write
+from .reminders import wants_reminders
 from .season import is_season_host
 
 
 @dataclass
 class PickReminded:
     pick: DeathMatchPick
-    emailed: bool  # sent by some way; False: reminders off, or no way reaches them (the inbox line went)
+    emailed: bool  # sent by the ways they chose; False: they turned reminders off (the inbox line went)
 
 
 @transaction.atomic
@@ -52,7 +52,7 @@ def pick_remind(*, pick: DeathMatchPick, actor, now=None) -> PickReminded:
     if seat is not None:
         reminder = f"The hosts remind you: pick your Death Match opponent by {instant_ref(pick.deadline)}."
         events_write(game=game, events=[Reveal(seat.number, reminder)], actor=actor, public=False)
-    emailed = any(not channel.can_reach(pick.candidate) for channel in chosen(pick.candidate, "reminder"))
+    emailed = wants_reminders(pick.candidate)
     if emailed:
         # Each press its own reminder (sent once even if its task runs twice), as the round reminders are.
         pressed = AuditLog.objects.filter(game=game, action="pick_remind").count()

@@ -1,42 +1,25 @@
 """A host's "remind those missing": a reminder, now, to each player who has not submitted, by the ways each
-chose for reminders, and an answer saying per player what reached them and what could not.
-
-The press delivers it itself, inside its request, once its transaction has committed (`deliver_now`), so
-the host reads what happened, not what was hoped: "eve: Discord direct message sent; ivy: no way to reach
-them: no email address, … Tell them yourself." The reminder is owed all the same by an outbox row written in
-that transaction but not published at once: the press deletes it when everyone was told, and a press that
-died, ran out of its time (REMIND_SECONDS) or met a way down for a moment leaves it to the relay, which
-sends the rest a lease later. Each way is claimed once per player (reach/dispatch.py): nothing goes twice.
+chose for reminders. The press sends it itself once this transaction has committed and answers per player
+(reach/remind.py); the outbox row written here, not published at once, is its safety net.
 """
 
 from __future__ import annotations
 
-import logging
-import time
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 
-from .. import enqueue, outbox, registry
+from .. import enqueue, registry
 from ..errors import StateChanged
-from ..models import AuditLog, Game, Round, Submission
-from ..people import label
-from ..reach import dispatch
-from ..reach.note import Outcome
-from . import deliveries, notify
+from ..models import AuditLog, Game, NotificationPreference, Round, Submission
 from .audit import audit
 from .hosts import require_host
-
-log = logging.getLogger(__name__)
-
-REMIND_SECONDS = 10  # a host waits this long at most for the answer; the relay sends what is left
 
 
 @dataclass
 class Reminded:
     """Who was missing from the round, who is sent a reminder and who switched reminders off; once sent
-    (`deliver_now`), what each way made of it per user id."""
+    (reach/remind.py), what each way made of it per user id."""
 
     round: Round
     sent_to: list  # users (with their profiles: the console names them as they go by)
@@ -58,6 +41,14 @@ def asked(game: Game, rnd: Round, seats) -> list:
     return list(seats) if deciding is None else [s for s in seats if s.number in deciding.seats]
 
 
+def wants_reminders(user) -> bool:
+    """Reminders by some way (loaded with the user: `notification_prefs`); none chosen, the default."""
+    try:
+        return user.notification_prefs.reminder
+    except NotificationPreference.DoesNotExist:
+        return NotificationPreference(user=user).reminder
+
+
 @transaction.atomic
 def reminder_send_now(*, game: Game, actor) -> Reminded:
     """Owe the reminder (an outbox row, in this transaction) to every seat without a submission in the open
@@ -76,8 +67,8 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
         .exclude(excused_rounds__round=rnd)
         .select_related("user__profile", "user__notification_prefs"),
     )
-    sent_to = [s.user for s in missing if dispatch.chosen(s.user, "reminder")]
-    unwilling = [s.user for s in missing if not dispatch.chosen(s.user, "reminder")]
+    sent_to = [s.user for s in missing if wants_reminders(s.user)]
+    unwilling = [s.user for s in missing if not wants_reminders(s.user)]
     reminded = Reminded(round=rnd, sent_to=sent_to, unwilling=unwilling)
     if sent_to:
         # Each press is its own reminder (sent once, even if the task runs twice), apart from the sweep's.
@@ -94,60 +85,3 @@ def reminder_send_now(*, game: Game, actor) -> Reminded:
         unwilling=[u.username for u in unwilling],
     )
     return reminded
-
-
-def deliver_now(reminded: Reminded, seconds: float = REMIND_SECONDS) -> Reminded:
-    """Send the press's reminder from the request, after its commit, each player in turn until `seconds`
-    have gone; the outbox row goes if everyone was told, else the relay sends the rest."""
-    if not reminded.sent_to:
-        return reminded
-    rnd = reminded.round
-    until = time.monotonic() + seconds
-    for user in reminded.sent_to:
-        if time.monotonic() > until:
-            break
-        try:
-            told = dispatch.tell(reminded.key, [user.pk], "reminder", lambda u: notify.reminder(rnd, u))
-        except deliveries.Held:
-            continue  # another run is sending it: it is on its way
-        except Exception:  # a way down for a moment: the relay's retry sends it
-            log.exception(
-                "The host's reminder %s to user %s failed; the relay retries it", reminded.key, user.pk
-            )
-            reminded.failed.append(user.pk)
-            continue
-        reminded.told.update(told)
-    for pk in reminded.owed:
-        if len(reminded.told) == len(reminded.sent_to):
-            outbox.done(f"{outbox.PREFIX}{pk}")
-        else:  # what is left goes at the relay's next tick, not a lease later
-            outbox.due_again(f"{outbox.PREFIX}{pk}", timezone.now())
-    return reminded
-
-
-def what_reached(reminded: Reminded) -> str:
-    """The answer to the host: per player, what reached them and what could not."""
-    said = []
-    for user in reminded.missing:
-        said.append(f"{label(user)}: {_what_came(user, reminded)}")
-    return "; ".join(said) + "."
-
-
-def _what_came(user, reminded: Reminded) -> str:
-    if user in reminded.unwilling:
-        return "turned reminders off"
-    outcomes: list[Outcome] = reminded.told.get(user.pk)
-    if outcomes is None:
-        if user.pk in reminded.failed:
-            return "not sent yet: a way did not answer, and the site tries again in a minute"
-        return "being sent"
-    names = {channel.NAME: channel.LABEL for channel in dispatch.CHANNELS}
-    reached = [o for o in outcomes if o.reached]
-    failed = [f"{names.get(o.channel, o.channel)}: {o.why}" for o in outcomes if not o.reached]
-    if reached:
-        sent = f"{names.get(reached[0].channel, reached[0].channel).lower()} sent"
-        return f"{sent} ({'; '.join(failed)})" if failed else sent
-    if dispatch.unreachable(user):
-        ways = ", ".join(why for _, why in dispatch.ways_to(user))
-        return f"no way to reach them: {ways}. Tell them yourself"
-    return f"not reached ({'; '.join(failed)}), and they chose no other way for reminders"
