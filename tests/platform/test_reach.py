@@ -291,3 +291,22 @@ def test_the_invitation_asks_nothing_of_a_player_the_site_can_reach(season, hank
     client.force_login(alice)
     page = client.get(reverse("join", args=[invitation.token])).content.decode()
     assert "Join Season 1 as" in page and "no-way-to-reach" not in page and "reach-ways" not in page
+
+
+def test_remind_says_when_the_only_way_a_player_chose_failed_though_another_could_reach_them(
+    client, tally, hank, alice, bob, monkeypatch, django_capture_on_commit_callbacks
+):
+    discord = fake_way("discord", {"alice": "", "bob": ""}, closed={"alice"})
+    monkeypatch.setattr(dispatch, "CHANNELS", [discord, email])
+    prefs = NotificationPreference(user=alice)
+    prefs.choose("reminder", "email", False)  # Discord only: and her DMs are closed
+    prefs.save()
+    client.force_login(hank)
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post(f"/admin/platform/game/{tally.id}/host/remind/", {"confirm": "yes"})
+    said = str(list(get_messages(answer.wsgi_request))[-1])
+    assert said == (
+        "alice: not reached (Discord message: their DMs are closed), and they chose no other way for "
+        "reminders; bob: discord message sent."
+    )
+    assert not mail.outbox and [who for who, *_ in discord.sent] == ["bob"]

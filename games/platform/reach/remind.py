@@ -71,12 +71,13 @@ def _what_came(user, reminded: Reminded) -> str:
         if user.pk in reminded.failed:
             return "not sent yet: a way did not answer, and the site tries again in a minute"
         return "being sent"
+    if not outcomes:
+        return "chose no way this site has for reminders"
     names = {channel.NAME: channel.LABEL for channel in dispatch.CHANNELS}
     reached = [o for o in outcomes if o.reached]
-    failed = [f"{names.get(o.channel, o.channel)}: {o.why}" for o in outcomes if not o.reached]
-    if reached:
-        sent = f"{names.get(reached[0].channel, reached[0].channel).lower()} sent"
-        return f"{sent} ({'; '.join(failed)})" if failed else sent
+    if reached:  # the ways passed by before it are the player's to mend (their account page says why)
+        return f"{names.get(reached[0].channel, reached[0].channel).lower()} sent"
+    failed = [f"{names.get(o.channel, o.channel)}: {o.why}" for o in outcomes]
     if dispatch.unreachable(user):
         ways = ", ".join(why for _, why in dispatch.ways_to(user))
         return f"no way to reach them: {ways}. Tell them yourself"
