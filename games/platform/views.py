@@ -552,16 +552,19 @@ def notification_test(request):
     """ "Send me a test" by one way, to the user themself; ticks they had not saved stay as ticked."""
     channel = request.POST.get("test", "")
     reached, said = prefs.test_send(request.user, channel)
+    if channel not in {column.name for column in prefs.columns(request.user)}:
+        messages.error(request, said)  # no column to say it beside
+        return _reach_page(request, posted=request.POST, status=400)
     return _reach_page(request, posted=request.POST, tested=(channel, reached, said))
 
 
-def _reach_page(request, posted=None, tested=None):
+def _reach_page(request, posted=None, tested=None, status=200):
     context = {
         "columns": prefs.columns(request.user),
         "rows": prefs.grid(request.user, posted),
         "tested": tested,
     }
-    return render(request, "platform/notifications.html", context)
+    return render(request, "platform/notifications.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

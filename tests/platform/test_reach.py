@@ -310,3 +310,12 @@ def test_remind_says_when_the_only_way_a_player_chose_failed_though_another_coul
         "reminders; bob: discord message sent."
     )
     assert not mail.outbox and [who for who, *_ in discord.sent] == ["bob"]
+
+
+def test_a_test_by_a_way_the_site_does_not_have_says_so_and_keeps_the_ticks(alice, client):
+    client.force_login(alice)
+    answer = client.post(reverse("notification-test"), {"test": "pigeon", "your_turn__email": "on"})
+    page = answer.content.decode()
+    assert answer.status_code == 400 and "This site has no such way of reaching you." in page
+    assert 'id="your_turn__email" aria-labelledby="kind-your_turn way-email" checked' in page
+    assert not mail.outbox
