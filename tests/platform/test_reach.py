@@ -117,7 +117,7 @@ def test_send_me_a_test_answers_where_it_went_and_keeps_the_ticks_not_saved(alic
     client.force_login(alice)
     answer = client.post(reverse("notification-test"), {"test": "email", "results__email": "on"})
     page = answer.content.decode()
-    assert 'role="status" id="way-email-test">Sent to your email alice@example.com.</p>' in page
+    assert 'role="status" id="way-email-test">Sent to your email alice@example.com.</span>' in page
     assert [m.to for m in mail.outbox] == [["alice@example.com"]]  # to the one who pressed, only
     assert mail.outbox[0].subject == "A test from genius"
     assert 'id="results__email" aria-labelledby="kind-results way-email" checked' in page
