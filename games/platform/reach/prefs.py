@@ -2,8 +2,9 @@
 (one row per kind, one column per way this site has), and the "send me a test" of each way.
 
 A tick means "this way may carry it": a message goes by the first ticked way that reaches the player, in
-the column order (Discord, push, email), and by the next ticked one only if that one could not. Nothing is
-ticked for a player who never chose: the defaults are the model's (NotificationPreference.default).
+the column order (Discord, push, email), and by the next ticked one only if that one could not. A player
+who never chose sees the defaults ticked (NotificationPreference.default). A test is a Note of kind "test",
+sent at once and never claimed: each press is its own.
 """
 
 from __future__ import annotations
