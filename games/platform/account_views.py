@@ -16,6 +16,7 @@ from .kit import RulesError
 from .models import SeasonPlayer, zone_choices
 from .people import ensure_profile
 from .reach import discord as reach_discord
+from .reach import dispatch
 from .services.invitations import invitation_accept, invitation_find, invitation_standing
 from .services.profiles import chat_emails_wanted, profile_save, zone_detect
 from .signup import PENDING, discord_configured
@@ -115,7 +116,9 @@ def join(request, token: str):
         return redirect("season", season_id=member.season_id)
     if not user.is_authenticated:
         request.session[PENDING] = token
-    return render(request, "platform/join.html", {"invitation": invitation, "next": request.path})
+    unreachable = user.is_authenticated and dispatch.unreachable(user)
+    context = {"invitation": invitation, "next": request.path, "unreachable": unreachable}
+    return render(request, "platform/join.html", context)
 
 
 class ConfirmEmail(ConfirmEmailView):

@@ -33,8 +33,9 @@ def notify_round_resolved(round_id: int) -> None:
     outbox.owe("notify_round_resolved", [[round_id]])
 
 
-def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> None:
-    outbox.owe("send_reminder", [[round_id, user_ids, *([key] if key else [])]])
+def send_reminder(round_id: int, user_ids: list[int], key: str = "", publish: bool = True) -> list[int]:
+    """`publish` False: a host's press sends it itself, after its commit (services/reminders.py)."""
+    return outbox.owe("send_reminder", [[round_id, user_ids, *([key] if key else [])]], publish)
 
 
 def send_pick_reminder(pick_id: int, key: str) -> None:

@@ -548,24 +548,57 @@ class DiscordDM(models.Model):
     problem_at = models.DateTimeField(null=True, blank=True)
 
 
+def _kind_switch(kind: str) -> property:
+    """A kind as one switch, as it was when email was the only way: read, whether any way carries it; set,
+    by every way or by none (`NotificationPreference(user=ann, reminder=False)`: no reminders at all)."""
+
+    def get(self) -> bool:
+        return any(self.wants(kind, channel) for channel in self.CHANNELS)
+
+    def put(self, on: bool) -> None:
+        for channel in self.CHANNELS:
+            self.choose(kind, channel, on)
+
+    return property(get, put)
+
+
 class NotificationPreference(models.Model):
-    """Which emails a user wants. Missing row: each kind's default (all but the pair chats')."""
+    """Which kinds of message a user wants, and by which ways (reach/prefs.py). Missing row, or a kind or
+    way not in `choices`: the default, every kind by every way that reaches them, except "your turn" and pair
+    chats by email (a live match would fill the inbox; a chatty game would mail every player who never
+    opens the site)."""
+
+    # The ways a message may reach a player, in the order they are tried (reach/dispatch.py).
+    CHANNELS = ("discord", "push", "email")
+    QUIET_BY_EMAIL = ("your_turn", "chat_message")
 
     user = models.OneToOneField(
         conf.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notification_prefs"
     )
-    round_opened = models.BooleanField(default=True)
-    reminder = models.BooleanField(default=True)
-    results = models.BooleanField(default=True)
-    your_turn = models.BooleanField(default=True)
-    # Off unless asked for: a chatty game would otherwise mail every player who never opens the site.
-    chat_message = models.BooleanField(default=False)
+    # {kind: {channel: ticked}}: only what the user chose; the rest is the default.
+    choices = models.JSONField(default=dict, blank=True)
 
     class Meta:
         verbose_name = "notification preference"
 
     def __str__(self) -> str:
-        return f"Emails {self.user} wants"
+        return f"Messages {self.user} wants"
+
+    @classmethod
+    def default(cls, kind: str, channel: str) -> bool:
+        return not (channel == "email" and kind in cls.QUIET_BY_EMAIL)
+
+    def wants(self, kind: str, channel: str) -> bool:
+        return bool(self.choices.get(kind, {}).get(channel, self.default(kind, channel)))
+
+    def choose(self, kind: str, channel: str, on: bool) -> None:
+        self.choices = {**self.choices, kind: {**self.choices.get(kind, {}), channel: bool(on)}}
+
+    round_opened = _kind_switch("round_opened")
+    reminder = _kind_switch("reminder")
+    results = _kind_switch("results")
+    your_turn = _kind_switch("your_turn")
+    chat_message = _kind_switch("chat_message")
 
 
 class Delivery(models.Model):

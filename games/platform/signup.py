@@ -187,8 +187,21 @@ class SignupMixin:
         return user
 
 
+# Why a sign-up asks for an address, though it may be left empty: with no way to reach a player, no reminder
+# finds them, and the host is told "no way to reach them" (issue 30).
+def email_help() -> str:
+    others = "sign up with Discord or allow" if discord_configured() else "allow"
+    return (
+        f"So the site can tell you a round opened or closes soon. Leave it empty only if you {others} "
+        "notifications in this browser afterwards: with no way to reach you, nobody can remind you."
+    )
+
+
 class SignupForm(SignupMixin, AllauthSignupForm):
-    pass
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "email" in self.fields:
+            self.fields["email"].help_text = email_help()
 
 
 class SocialSignupForm(SignupMixin, AllauthSocialSignupForm):

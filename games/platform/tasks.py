@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from functools import partial
 
 from celery import shared_task
 from django.conf import settings
@@ -16,15 +17,14 @@ from django.db import DatabaseError
 from . import heartbeats, outbox
 from .errors import Busy
 from .models import ChatRead, DeathMatchPick, Event, Game, Round, Webhook
-from .people import shown_name
-from .services import deliveries, notify
+from .reach import dispatch, messages
+from .services import deliveries
 from .services.blips import database_away
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
 from .services.sitting import start_time_came
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import WebhookRefused, webhook_deliver
-from .zones import local_text
 
 log = logging.getLogger(__name__)
 
@@ -129,97 +129,62 @@ def until_the_next_sweep(what: str):
         log.warning("%s: the database did not answer (%s); the next sweep retries", what, exc)
 
 
+def reached(told: dict) -> int:
+    """How many players a message reached (by any way)."""
+    return sum(any(outcome.reached for outcome in outcomes) for outcomes in told.values())
+
+
 @owed("notify_round_resolved", notify_retry)
 def notify_round_resolved(round_id: int) -> int:
     """Results are in the inboxes; and, unless the game ended, the next round is open."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
     game = rnd.game
     users = list(game.seats.values_list("user_id", flat=True))
-    sent = notify.send(
-        f"results:{rnd.pk}",
-        notify.wanting(users, "results"),
-        f"{game.name}: Round {rnd.number} is resolved",
-        f"The results are in your inbox on the game page:\n{notify.page_link('game', game.id)}",
-    )
-    nxt = game.rounds.filter(number=rnd.number + 1).first()
+    sent = reached(dispatch.tell(f"results:{rnd.pk}", users, "results", partial(messages.results, rnd)))
+    nxt = game.rounds.select_related("game").filter(number=rnd.number + 1).first()
     if nxt is not None:
-        sent += notify.send(
-            f"round_opened:{nxt.pk}",
-            notify.wanting(users, "round_opened"),
-            f"{game.name}: Round {nxt.number} is open",
-            lambda zone: (
-                f"Round {nxt.number} closes at {local_text(nxt.closes_at, zone)}.\n"
-                f"Submit on the game page: {notify.page_link('game', game.id)}"
-            ),
+        opened = dispatch.tell(
+            f"round_opened:{nxt.pk}", users, "round_opened", partial(messages.round_opened, nxt)
         )
+        sent += reached(opened)
     return sent
 
 
 @owed("send_reminder", notify_retry)
 def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
-    """`key`: what the emails are sent once under (the sweep's: the round's; each host reminder its own)."""
+    """`key`: what the reminder is sent once under (the sweep's: the round's; each host reminder its own)."""
     rnd = Round.objects.select_related("game").get(pk=round_id)
-    return notify.send(
-        key or f"reminder:{rnd.pk}",
-        notify.wanting(user_ids, "reminder"),
-        f"{rnd.game.name}: Round {rnd.number} closes soon",
-        lambda zone: (
-            f"You have not submitted for Round {rnd.number} yet. "
-            f"It closes at {local_text(rnd.closes_at, zone)}.\n"
-            f"Submit on the game page: {notify.page_link('game', rnd.game_id)}"
-        ),
-    )
+    told = dispatch.tell(key or f"reminder:{rnd.pk}", user_ids, "reminder", partial(messages.reminder, rnd))
+    return reached(told)
 
 
 @owed("send_pick_reminder", notify_retry)
 def send_pick_reminder(pick_id: int, key: str) -> int:
     """A host's reminder to an Elimination Candidate who has not picked yet (`key`: that press's)."""
     pick = DeathMatchPick.objects.select_related("main_match").get(pk=pick_id)
-    game = pick.main_match
-    return notify.send(
-        key,
-        notify.wanting([pick.candidate_id], "reminder"),
-        f"{game.name}: pick your Death Match opponent",
-        lambda zone: (
-            f"You are the Elimination Candidate of {game.name}: pick your Death Match opponent by "
-            f"{local_text(pick.deadline, zone)}, or the hosts pick for you.\n"
-            f"Pick on this page: {notify.page_link('death-match-pick', game.id)}"
-        ),
-    )
+    return reached(dispatch.tell(key, [pick.candidate_id], "reminder", partial(messages.pick_reminder, pick)))
 
 
 @owed("notify_your_turn", notify_retry)
 def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> int:
     """`generation`: the clock's, for this turn or decision (each one is notified once)."""
     game = Game.objects.get(pk=game_id)
-    what = "your turn" if kind == "turn" else f"your decision ({kind})"
-    return notify.send(
-        f"your_turn:{game_id}:{generation}",
-        notify.wanting([user_id], "your_turn"),
-        f"{game.name}: {what}",
-        f"The clock is running on the game page:\n{notify.page_link('game', game.id)}",
-    )
+    compose = partial(messages.your_turn, game, kind)
+    return reached(dispatch.tell(f"your_turn:{game_id}:{generation}", [user_id], "your_turn", compose))
 
 
 @owed("notify_chat_message", notify_retry)
 def notify_chat_message(reading_id: int, burst: int) -> int:
-    """The first unread message of a burst (`burst`: the reader's count of readings, one email each). A chat
-    read before the task runs needs no email."""
+    """The first unread message of a burst (`burst`: the reader's count of readings, one message each). A
+    chat read before the task runs needs no message."""
     reading = (
         ChatRead.objects.select_related("seat__game", "other__user__profile").filter(pk=reading_id).first()
     )
     if reading is None or reading.burst != burst or not reading.unread:
         return 0
-    game, writer = reading.seat.game, shown_name(reading.other.user)
-    low, high = sorted([reading.seat.number, reading.other.number])
-    return notify.send(
-        f"chat:{reading.pk}:{burst}",
-        notify.wanting([reading.seat.user_id], "chat_message"),
-        f"{game.name}: {writer} wrote to you",
-        f"{writer} wrote to you in your pair chat in {game.name}:\n"
-        f"{notify.page_link('chat', game.id, low, high)}\n\n"
-        "No other email about this chat comes until you have read it.",
-    )
+    compose = partial(messages.chat, reading)
+    told = dispatch.tell(f"chat:{reading.pk}:{burst}", [reading.seat.user_id], "chat_message", compose)
+    return reached(told)
 
 
 @owed("deliver_webhook", webhook_retry)

@@ -34,6 +34,7 @@ urlpatterns = [
     path("sw.js", push_views.service_worker, name="service-worker"),
     path("manifest.webmanifest", push_views.manifest, name="manifest"),
     path("account/notifications/", views.notification_settings, name="notification-settings"),
+    path("account/notifications/test/", views.notification_test, name="notification-test"),
     path("games/<id:game_id>/pick/", views.death_match_pick, name="death-match-pick"),
     path("seasons/<id:season_id>/", views.season_page, name="season"),
     path("seasons/<id:season_id>/transfer/", views.season_transfer_view, name="season-transfer"),

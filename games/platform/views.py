@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
 from . import pagecache, registry, round_form, zones
@@ -32,7 +32,6 @@ from .models import (
     Game,
     LedgerAccount,
     LedgerEntry,
-    NotificationPreference,
     Season,
     SeasonPlayer,
 )
@@ -45,8 +44,9 @@ from .observation import (
     visible_games,
 )
 from .people import shown_name
+from .reach import prefs
 from .services import games as game_services
-from .services import live, notify, sitting, unread
+from .services import live, sitting, unread
 from .services.chat import chat_access, chat_messages, chat_post, chat_read, pair, require_player
 from .services.season import pick_options, pick_submit, season_setting, season_transfer
 from .versions import game_row
@@ -538,16 +538,33 @@ def chat_page(request, game_id: int, a: int, b: int):
 @login_required
 @require_http_methods(["GET", "POST"])
 def notification_settings(request):
-    """Which emails the user gets."""
-    prefs, _ = NotificationPreference.objects.get_or_create(user=request.user)
+    """Which messages the user gets, and by which ways (reach/prefs.py)."""
     if request.method == "POST":
-        for kind in notify.KINDS:
-            setattr(prefs, kind, kind in request.POST)
-        prefs.save()
+        prefs.choices_save(request.user, request.POST)
         messages.success(request, "Saved.")
         return redirect("notification-settings")
-    choices = [(kind, label, getattr(prefs, kind)) for kind, label in notify.KINDS.items()]
-    return render(request, "platform/notifications.html", {"choices": choices})
+    return _reach_page(request)
+
+
+@login_required
+@require_POST
+def notification_test(request):
+    """ "Send me a test" by one way, to the user themself; ticks they had not saved stay as ticked."""
+    channel = request.POST.get("test", "")
+    reached, said = prefs.test_send(request.user, channel)
+    if channel not in {column.name for column in prefs.columns(request.user)}:
+        messages.error(request, said)  # no column to say it beside
+        return _reach_page(request, posted=request.POST, status=400)
+    return _reach_page(request, posted=request.POST, tested=(channel, reached, said))
+
+
+def _reach_page(request, posted=None, tested=None, status=200):
+    context = {
+        "columns": prefs.columns(request.user),
+        "rows": prefs.grid(request.user, posted),
+        "tested": tested,
+    }
+    return render(request, "platform/notifications.html", context, status=status)
 
 
 @require_http_methods(["GET", "POST"])

@@ -66,7 +66,7 @@ def test_remind_in_a_decision_round_emails_only_those_who_decide(
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
         pressed = client.post(f"/admin/platform/game/{game.id}/host/remind/")
-    assert str(list(get_messages(pressed.wsgi_request))[-1]) == "Reminder sent to ann."
+    assert str(list(get_messages(pressed.wsgi_request))[-1]) == "ann: email sent."
     assert [m.to for m in mail.outbox] == [[ann.email]]
     # The sweep's own reminder before the close, the same.
     rnd = game.rounds.get(number=ROUNDS + 1)

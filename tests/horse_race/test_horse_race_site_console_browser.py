@@ -108,7 +108,7 @@ def test_a_host_runs_a_nine_player_horse_race_round_from_the_console(
     assert "Not submitted: gus, hal, ivy." in host.inner_text("#console")
     mail.outbox.clear()
     act(host, "text=Remind those missing")
-    assert "Reminder sent to gus, hal, ivy." in said(host)
+    assert "gus: email sent; hal: email sent; ivy: email sent." in said(host)
     assert sorted(m.to[0] for m in mail.outbox) == [f"{n}@example.com" for n in ("gus", "hal", "ivy")]
     shot(host, "admin-console")
     phone = page_as(hank, width=390)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from allauth.account.models import EmailAddress
 from allauth.socialaccount.models import SocialAccount
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
@@ -74,6 +75,8 @@ def test_a_visitor_is_sent_to_log_in_from_every_account_route(alices):
         answer = Client().get(reverse(route))
         assert answer.status_code == 302 and "login" in answer.url, route
     assert Client().post(reverse("zone-detected"), {"time_zone": "UTC"}).status_code == 403
+    tested = Client().post(reverse("notification-test"), {"test": "email"})
+    assert tested.status_code == 302 and "login" in tested.url
 
 
 def test_no_account_route_changes_anothers(alice, alices, bob):
@@ -91,6 +94,9 @@ def test_no_account_route_changes_anothers(alice, alices, bob):
     client.post(reverse("profile"), {"display_name": "Bobby", "time_zone": "UTC", "user": alice.pk})
     client.post(reverse("zone-detected"), {"time_zone": "Europe/Paris", "user": alice.pk})
     client.post(reverse("notification-settings"), {"user": alice.pk})
+    mail.outbox.clear()
+    tested = client.post(reverse("notification-test"), {"test": "email", "user": alice.pk}).content.decode()
+    assert [m.to for m in mail.outbox] == [["bob@example.com"]] and "alice@example.com" not in tested
     profile = Profile.objects.get(user=alice)
     assert (profile.display_name, profile.time_zone) == ("Canary Alice", "Asia/Kathmandu")
     assert NotificationPreference.objects.get(user=alice).chat_message is True

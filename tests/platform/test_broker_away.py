@@ -11,7 +11,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError
 
 from games.platform import outbox
-from games.platform.models import Event, OutboxTask, TurnClock, Webhook
+from games.platform.models import Event, NotificationPreference, OutboxTask, TurnClock, Webhook
 from games.platform.services import games as game_services
 from tests.api_support import page_client
 from tests.sitting import all_here
@@ -67,6 +67,9 @@ def logged_in(user) -> Client:
 def test_a_move_is_answered_200_and_its_email_is_sent_once_the_broker_is_back(
     duel, alice, broker, django_capture_on_commit_callbacks, mailoutbox
 ):
+    prefs = NotificationPreference(user=duel.seats.get(number=1).user)
+    prefs.choose("your_turn", "email", True)  # not by email unless chosen: a live match's turns are many
+    prefs.save()
     with django_capture_on_commit_callbacks(execute=True):
         moved = logged_in(alice).post(
             f"/api/games/{duel.id}/action/", {"payload": {"say": 2}}, content_type="application/json"

@@ -12,7 +12,7 @@ from django.contrib.messages import get_messages
 from django.core import mail
 from django.utils import timezone
 
-from games.platform.models import AuditLog, Event, Game, NotificationPreference, Round
+from games.platform.models import AuditLog, Event, Game, NotificationPreference, OutboxTask, Round
 from games.platform.services import games as game_services
 from games.platform.services.rounds import submission_save
 from tests.sitting import all_here
@@ -112,8 +112,9 @@ def test_remind_those_missing_sends_the_reminder_email_at_once(
     client.force_login(hank)
     mail.outbox.clear()
     with django_capture_on_commit_callbacks(execute=True):
-        assert press(client, running, "remind") == "Reminder sent to bob (carol turned reminders off)."
+        assert press(client, running, "remind") == "bob: email sent; carol: turned reminders off."
     assert [m.to for m in mail.outbox] == [[bob.email]]
+    assert not OutboxTask.objects.exists()  # sent by the press itself: its safety net is gone
     assert "You have not submitted for Round 0" in mail.outbox[0].body
 
 
@@ -194,7 +195,7 @@ def test_each_press_of_remind_sends_its_own_email(
     mail.outbox.clear()
     for _ in range(2):
         with django_capture_on_commit_callbacks(execute=True):
-            assert press(client, running, "remind") == "Reminder sent to bob."
+            assert press(client, running, "remind") == "bob: email sent."
     assert [m.to for m in mail.outbox] == [[bob.email], [bob.email]]
 
 

@@ -90,7 +90,7 @@ def test_the_console_and_the_admin_name_players_with_their_usernames_beside(
     assert "<td>Ali the Bold (alice)</td>" in console and "<td>Bobby Tables (bob)</td>" in console
     answer = client.post(f"/admin/platform/game/{tally.id}/host/remind/")
     said = str(list(get_messages(answer.wsgi_request))[-1])
-    assert said == "Reminder sent to Ali the Bold (alice), Bobby Tables (bob)."
+    assert said == "Ali the Bold (alice): email sent; Bobby Tables (bob): email sent."
     # The log keeps the usernames (what finds the accounts), and names its actor as hosts read people.
     assert AuditLog.objects.get(action="remind").detail["emailed"] == ["alice", "bob"]
     profile_save(user=hank, display_name="Hank the Host")

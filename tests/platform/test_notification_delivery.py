@@ -14,7 +14,7 @@ from django.db import OperationalError
 
 from games.platform import outbox
 from games.platform.models import Delivery, OutboxTask
-from games.platform.services import notify
+from games.platform.reach import dispatch
 from games.platform.services.rounds import round_resolve
 from games.platform.tasks import notify_round_resolved
 from tests import workers
@@ -45,15 +45,15 @@ def test_a_notification_that_meets_a_database_error_is_tried_again_and_sends_eac
     rnd = tally.rounds.get(number=0)
     round_resolve(round_id=rnd.pk, early=True)  # its owed task is a row; its commit never comes in this test
     (owed,) = OutboxTask.objects.filter(name="notify_round_resolved")
-    real, calls = notify.wanting, []
+    real, calls = dispatch.users, []
 
-    def down_once(user_ids, kind):
-        calls.append(kind)
+    def down_once(user_ids):
+        calls.append(user_ids)
         if len(calls) == 2:  # the first emails went out; then the database goes away
             raise OperationalError("the database is away")
-        return real(user_ids, kind)
+        return real(user_ids)
 
-    monkeypatch.setattr(notify, "wanting", down_once)
+    monkeypatch.setattr(dispatch, "users", down_once)
     notify_round_resolved.apply(args=[rnd.pk], task_id=f"outbox-{owed.pk}")
     owed.refresh_from_db()
     assert owed.attempts == 1 and "the database is away" in owed.last_error  # kept, due again

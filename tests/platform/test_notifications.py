@@ -45,8 +45,18 @@ def test_a_player_who_switched_reminders_off_gets_none(tally, alice, bob, settin
     assert subjects() == [("bob@example.com", "Tally: Round 0 closes soon")]
 
 
+def your_turn_by_email(*users):
+    for user in users:
+        prefs = NotificationPreference(user=user)
+        prefs.choose("your_turn", "email", True)
+        prefs.save()
+
+
 def test_your_turn_is_sent_when_the_move_passes(season, hank, alice, bob, django_capture_on_commit_callbacks):
+    """To those who ticked it by email: by default a live match's turns fill no inbox."""
     from games.platform.services import games as game_services
+
+    your_turn_by_email(alice, bob)
 
     game = game_services.game_create(
         season=season, game_type="tally_duel", name="Duel", hosts=[hank], actor=hank
@@ -61,12 +71,34 @@ def test_your_turn_is_sent_when_the_move_passes(season, hank, alice, bob, django
     assert subjects() == [("alice@example.com", "Duel: your turn"), ("bob@example.com", "Duel: your turn")]
 
 
+def test_by_default_no_your_turn_email_reaches_anyone(
+    season, hank, alice, bob, django_capture_on_commit_callbacks
+):
+    from games.platform.services import games as game_services
+
+    game = game_services.game_create(
+        season=season, game_type="tally_duel", name="Duel", hosts=[hank], actor=hank
+    )
+    game_services.game_seat(game=game, user=alice, actor=hank)
+    game_services.game_seat(game=game, user=bob, actor=hank)
+    with django_capture_on_commit_callbacks(execute=True):
+        game_services.game_start(game=game, actor=hank)
+        all_here(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        action_apply(seat=seat_of(game, alice), payload={"say": 1})
+    assert subjects() == []
+
+
 def test_the_settings_page_saves_the_choices(alice, client):
     client.force_login(alice)
-    client.post(reverse("notification-settings"), {"results": "on", "your_turn": "on"})
+    client.post(reverse("notification-settings"), {"results__email": "on", "your_turn__email": "on"})
     prefs = NotificationPreference.objects.get(user=alice)
-    assert (prefs.round_opened, prefs.reminder, prefs.results, prefs.your_turn) == (False, False, True, True)
-    assert "checked" in client.get(reverse("notification-settings")).content.decode()
+    wants = [prefs.wants(kind, "email") for kind in ("round_opened", "reminder", "results", "your_turn")]
+    assert wants == [False, False, True, True]
+    assert (
+        'name="results__email" id="results__email"'
+        in client.get(reverse("notification-settings")).content.decode()
+    )
 
 
 def test_every_email_links_to_its_game_page_under_the_sites_address(
@@ -85,6 +117,8 @@ def test_every_email_links_to_its_game_page_under_the_sites_address(
 
 def test_the_your_turn_email_links_to_the_game(season, hank, alice, bob, django_capture_on_commit_callbacks):
     from games.platform.services import games as game_services
+
+    your_turn_by_email(alice, bob)
 
     game = game_services.game_create(
         season=season, game_type="tally_duel", name="Duel", hosts=[hank], actor=hank

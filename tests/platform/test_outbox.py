@@ -88,13 +88,14 @@ def test_a_copy_of_a_task_whose_work_is_done_does_nothing(tally):
 
 def test_two_runs_at_once_send_each_email_once_and_the_task_comes_back_for_what_the_other_holds(tally, alice):
     rnd, owed = resolved(tally)
-    other = deliveries.claim(f"results:{rnd.pk}:{alice.pk}")  # another run of the task is sending this one
+    alices = f"results:{rnd.pk}:{alice.pk}:email"
+    other = deliveries.claim(alices)  # another run of the task is sending this one
     assert other.mine
-    assert not deliveries.claim(f"results:{rnd.pk}:{alice.pk}").mine  # a second claim fails while it lives
+    assert not deliveries.claim(alices).mine  # a second claim fails while it lives
     notify_round_resolved.apply(args=[rnd.pk], task_id=f"outbox-{owed.pk}")
     assert sent_to() == [("bob@example.com", "Tally: Round 0 is resolved")]
     owed.refresh_from_db()  # kept, due when the other run's claim runs out
-    assert owed.due_at == Delivery.objects.get(key=f"results:{rnd.pk}:{alice.pk}").claimed_until
+    assert owed.due_at == Delivery.objects.get(key=f"results:{rnd.pk}:{alice.pk}:email").claimed_until
 
     other.sent()  # the other run sent alice's
     lease_ran_out(owed)
@@ -106,7 +107,8 @@ def test_two_runs_at_once_send_each_email_once_and_the_task_comes_back_for_what_
 
 def test_an_email_whose_sender_died_mid_send_goes_again_with_the_same_message_id(tally, alice, settings):
     rnd, owed = resolved(tally)
-    dead = deliveries.claim(f"results:{rnd.pk}:{alice.pk}")  # its sender was killed: never sent, never freed
+    # Its sender was killed: never sent, never freed.
+    dead = deliveries.claim(f"results:{rnd.pk}:{alice.pk}:email")
     Delivery.objects.filter(key=dead.key).update(claimed_until=timezone.now() - timedelta(seconds=1))
     notify_round_resolved.apply(args=[rnd.pk], task_id=f"outbox-{owed.pk}")
     assert sent_to() == EMAILS

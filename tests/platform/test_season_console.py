@@ -151,8 +151,8 @@ def test_a_pick_waiting_says_by_when_and_remind_tells_the_candidate_through_the_
     with django_capture_on_commit_callbacks(execute=True):
         answer = press(client, season, "remind_pick", mm)
     assert answer == (
-        "Reminded alice to pick a Death Match opponent by Tue 12:00 UTC: a line in their inbox and an "
-        f'email. <a href="/games/{mm.id}/pick/">See the pick</a>'
+        "Reminded alice to pick a Death Match opponent by Tue 12:00 UTC: a line in their inbox and a "
+        f'message. <a href="/games/{mm.id}/pick/">See the pick</a>'
     )
     (email,) = mail.outbox
     assert email.to == [alice.email] and email.subject == "MM: pick your Death Match opponent"

@@ -30,6 +30,8 @@ from ..models import Event, Game, Round, TurnClock
 from ..next_step import after_the_end
 from ..observation import current_round, reading, seats_with_players
 from ..people import label
+from ..reach.dispatch import unreachable_among
+from ..reach.remind import deliver_now, what_reached
 from ..registry import Viewer
 from ..services import absence, rounds, sitting
 from ..services import games as game_services
@@ -67,6 +69,7 @@ class SeatRow:
     status: str  # "final", "saved", "not submitted", "to move", "waiting", "seated"
     at: str = ""
     said: str = ""  # the submission (or nothing) in the game's own words
+    unreachable: bool = False  # no way of the site's reaches this player: the host tells them
 
 
 def _round_words(game: Game, rnd: Round | None, now) -> str:
@@ -142,6 +145,9 @@ def console(game: Game, hidden_link: str = "") -> dict:
                         turn_words = _clock_words(label(seat.user), clock, now)
                 rows.append(SeatRow(seat.number + 1, label(seat.user), status))
         verdicts = kind.verdicts(game) if game.status == Game.Status.RUNNING else []
+        unreached = unreachable_among([seat.user for seat in seats])
+        for row in rows:
+            row.unreachable = any(s.number + 1 == row.number and s.user_id in unreached for s in seats)
     missing = [r.player for r in rows if r.status == "not submitted"]
     counts = {s: sum(r.status == s for r in rows) for s in ("final", "saved", "not submitted")}
     open_round = rnd is not None and rnd.status == Round.Status.OPEN
@@ -385,10 +391,7 @@ def remind(request, game: Game) -> str:
     def words():
         if not reminded.missing:
             return f"Nobody to remind: every player has submitted to Round {reminded.round.number}."
-        sent = f"Reminder sent to {', '.join(map(label, reminded.emailed)) or 'nobody'}"
-        if reminded.unwilling:
-            sent += f" ({', '.join(map(label, reminded.unwilling))} turned reminders off)"
-        return sent + "."
+        return what_reached(deliver_now(reminded))  # sent now, after the commit
 
     return told("Reminded.", words)
 

@@ -29,6 +29,7 @@ from ..kit import RulesError
 from ..models import DeathMatchPick, Game, Season, SeasonPlayer
 from ..next_step import Step, facts_for, next_step, outcome, when
 from ..people import label
+from ..reach.dispatch import unreachable
 from ..services import games as game_services
 from ..services.death_match import death_match_open
 from ..services.ledger import known_balances
@@ -119,8 +120,11 @@ def remind_pick(request, game: Game):
     pick = _pick(game)
     reminded = pick_remind(pick=pick, actor=request.user)
     ec = label(pick.candidate)
-    how = "a line in their inbox and an email" if reminded.emailed else "a line in their inbox (no email: "
-    how += "" if reminded.emailed else "they turned reminders off)"
+    how = "a line in their inbox and a message"
+    if not reminded.emailed:
+        how = "a line in their inbox (no message: they turned reminders off)"
+    elif unreachable(pick.candidate):
+        how = "a line in their inbox (no message: the site has no way to reach them; tell them yourself)"
     return format_html(
         'Reminded {} to pick a Death Match opponent by {}: {}. <a href="{}">See the pick</a>',
         ec,

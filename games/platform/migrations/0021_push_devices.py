@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('platform', '0019_excused_round'),
+        ('platform', '0020_messages_by_channel'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

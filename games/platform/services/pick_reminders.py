@@ -1,7 +1,8 @@
 """A host's "remind" for an Elimination Candidate who has not picked a Death Match opponent yet: a line in
-their inbox on the Main Match's page, and an email unless they turned reminders off.
+their inbox on the Main Match's page, and a reminder by the ways they chose for reminders (reach/dispatch.py)
+unless they turned reminders off.
 
-The email is owed through the outbox (enqueue.send_pick_reminder), written in this transaction: a broker
+The reminder is owed through the outbox (enqueue.send_pick_reminder), written in this transaction: a broker
 away or a crash after the commit loses nothing, and each press is sent once, however often its task runs.
 """
 
@@ -21,14 +22,14 @@ from ..wording import instant_ref
 from ..zones import local_text
 from .audit import audit
 from .events import events_write
-from .notify import wanting
+from .reminders import wants_reminders
 from .season import is_season_host
 
 
 @dataclass
 class PickReminded:
     pick: DeathMatchPick
-    emailed: bool  # False: the candidate turned reminders off (or has no address); the inbox line went
+    emailed: bool  # sent by the ways they chose; False: they turned reminders off (the inbox line went)
 
 
 @transaction.atomic
@@ -51,9 +52,9 @@ def pick_remind(*, pick: DeathMatchPick, actor, now=None) -> PickReminded:
     if seat is not None:
         reminder = f"The hosts remind you: pick your Death Match opponent by {instant_ref(pick.deadline)}."
         events_write(game=game, events=[Reveal(seat.number, reminder)], actor=actor, public=False)
-    emailed = bool(wanting([pick.candidate_id], "reminder"))
+    emailed = wants_reminders(pick.candidate)
     if emailed:
-        # Each press its own email (sent once even if its task runs twice), as the round reminders are.
+        # Each press its own reminder (sent once even if its task runs twice), as the round reminders are.
         pressed = AuditLog.objects.filter(game=game, action="pick_remind").count()
         enqueue.send_pick_reminder(pick.pk, f"pick_reminder:{pick.pk}:{pressed + 1}")
     audit(action="pick_remind", actor=actor, game=game, candidate=pick.candidate.username, emailed=emailed)

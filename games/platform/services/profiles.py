@@ -47,8 +47,8 @@ def name_problem(user, display_name: str) -> str | None:
 
 
 def chat_emails_wanted(user) -> bool:
-    prefs = NotificationPreference.objects.filter(user=user).first()
-    return prefs.chat_message if prefs else NotificationPreference._meta.get_field("chat_message").default
+    prefs = NotificationPreference.objects.filter(user=user).first() or NotificationPreference(user=user)
+    return prefs.wants("chat_message", "email")
 
 
 @transaction.atomic
@@ -71,8 +71,10 @@ def profile_save(
             raise RulesError("Pick a time zone from the list.", field="time_zone")
         profile.time_zone = time_zone
     profile.save()
-    if chat_message is not None:
-        NotificationPreference.objects.update_or_create(user=user, defaults={"chat_message": chat_message})
+    if chat_message is not None:  # the email column of the pair chats' row (reach/prefs.py has the rest)
+        prefs, _ = NotificationPreference.objects.select_for_update().get_or_create(user=user)
+        prefs.choose("chat_message", "email", chat_message)
+        prefs.save(update_fields=["choices"])
     transaction.on_commit(lambda: forget_prefs(user.pk))
     forget_prefs(user.pk)
     if renamed:
