@@ -338,6 +338,10 @@ GENIUS_SITE_URL = GENIUS_SITE_URL or "http://localhost:8000"
 # Emails that met a database or mail server error are tried again, doubling from this wait up to the cap.
 GENIUS_NOTIFY_RETRY_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_SECONDS", "5"))
 GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_SECONDS", "120"))
+# A game page open and visible is remembered this long after its last poll (games/platform/presence.py).
+GENIUS_PRESENCE_SECONDS = float(os.environ.get("GENIUS_PRESENCE_SECONDS", "40"))
+# A live match's "your turn" waits this long, and is dropped if the player moved meanwhile or is watching.
+GENIUS_YOUR_TURN_DELAY_SECONDS = float(os.environ.get("GENIUS_YOUR_TURN_DELAY_SECONDS", "10"))
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))

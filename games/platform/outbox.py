@@ -63,10 +63,13 @@ def backoff(retries: int, first: float, cap: float) -> float:
     return random.uniform(ceiling / 2, ceiling)
 
 
-def owe(name: str, argss: list[list]) -> None:
-    """One row per argument list, in the current transaction; each published once the transaction commits."""
-    due = _lease_end()
+def owe(name: str, argss: list[list], after: float = 0) -> None:
+    """One row per argument list, in the current transaction; each published once the transaction commits,
+    or, `after` seconds given, by the relay once they passed (a wait no worker holds as a countdown)."""
+    due = timezone.now() + timedelta(seconds=after) if after else _lease_end()
     rows = OutboxTask.objects.bulk_create([OutboxTask(name=name, args=args, due_at=due) for args in argss])
+    if after:
+        return
     for row in rows:
         transaction.on_commit(lambda row=row: _publish_owed(row.pk, row.name, row.args))
 

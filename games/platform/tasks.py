@@ -13,9 +13,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from . import heartbeats, outbox
+from . import heartbeats, outbox, presence
 from .errors import Busy
-from .models import ChatRead, DeathMatchPick, Event, Game, Round, Webhook
+from .models import ChatRead, DeathMatchPick, Event, Game, Round, TurnClock, Webhook
 from .people import shown_name
 from .services import deliveries, notify
 from .services.blips import database_away
@@ -189,12 +189,24 @@ def send_pick_reminder(pick_id: int, key: str) -> int:
 
 
 @owed("notify_your_turn", notify_retry)
-def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> int:
-    """`generation`: the clock's, for this turn or decision (each one is notified once)."""
+def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int, turn: str = "") -> int:
+    """Once per turn and player (`turn`: the game's turn key; without one, the clock's `generation`), a few
+    seconds after the move came to them: nothing if they moved meanwhile, or watch the game's page."""
     game = Game.objects.get(pk=game_id)
+    clock = TurnClock.objects.select_related("seat").filter(game=game).first()
+    if (
+        game.status != Game.Status.RUNNING
+        or clock is None
+        or clock.seat is None
+        or clock.seat.user_id != user_id
+        or (clock.turn_key != turn if turn else clock.generation != generation)
+    ):
+        return 0  # they moved: the turn (or the decision) is not theirs any more
+    if presence.watching(user_id, game_id):
+        return 0  # on the page, they see it is their turn; the page itself rings if they asked it to
     what = "your turn" if kind == "turn" else f"your decision ({kind})"
     return notify.send(
-        f"your_turn:{game_id}:{generation}",
+        f"your_turn:{game_id}:{f't{turn}' if turn else generation}",
         notify.wanting([user_id], "your_turn"),
         f"{game.name}: {what}",
         f"The clock is running on the game page:\n{notify.page_link('game', game.id)}",

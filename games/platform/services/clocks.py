@@ -54,7 +54,7 @@ def clock_sync(*, game: Game, now=None, bump: bool = False) -> TurnClock:
     clock.turn_key = pending.turn_key
     waiting = game.clocks_started_at is None  # the players are sitting down: the clock stays stopped
     if clock.seat_id != seat.pk and not waiting:
-        enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind, clock.generation + 1)
+        enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind, clock.generation + 1, pending.turn_key)
     clock.banked = banked
     clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
     if game.paused_at or waiting:
