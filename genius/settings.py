@@ -342,6 +342,9 @@ GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_
 GENIUS_PRESENCE_SECONDS = float(os.environ.get("GENIUS_PRESENCE_SECONDS", "40"))
 # A live match's "your turn" waits this long, and is dropped if the player moved meanwhile or is watching.
 GENIUS_YOUR_TURN_DELAY_SECONDS = float(os.environ.get("GENIUS_YOUR_TURN_DELAY_SECONDS", "10"))
+# The daily digest goes at this hour of each player's own day; beat looks for digests due this often.
+GENIUS_DIGEST_HOUR = int(os.environ.get("GENIUS_DIGEST_HOUR", "8"))
+GENIUS_DIGEST_CHECK_SECONDS = float(os.environ.get("GENIUS_DIGEST_CHECK_SECONDS", "600"))
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))

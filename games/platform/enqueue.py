@@ -50,6 +50,10 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int, tur
     outbox.owe("notify_your_turn", [[game_id, user_id, kind, generation, turn]], after=delay)
 
 
+def send_digest(user_id: int, day: str) -> None:
+    outbox.owe("send_digest", [[user_id, day]])
+
+
 def notify_chat_message(reading_id: int, burst: int) -> None:
     outbox.owe("notify_chat_message", [[reading_id, burst]])
 

@@ -526,6 +526,9 @@ class NotificationPreference(models.Model):
     your_turn = models.BooleanField(default=True)
     # Off unless asked for: a chatty game would otherwise mail every player who never opens the site.
     chat_message = models.BooleanField(default=False)
+    # One email a day with what awaits the player, instead of one each time a round opens, results come or a
+    # pair chat speaks (services/digest.py); deadline reminders and "your turn" still come as chosen above.
+    email_digest = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = "notification preference"

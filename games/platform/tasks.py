@@ -13,11 +13,13 @@ from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from . import heartbeats, outbox, presence
+from genius.clock import site_now
+
+from . import enqueue, heartbeats, outbox, presence
 from .errors import Busy
 from .models import ChatRead, DeathMatchPick, Event, Game, Round, TurnClock, Webhook
 from .people import shown_name
-from .services import deliveries, notify
+from .services import deliveries, digest, notify
 from .services.blips import database_away
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
@@ -211,6 +213,21 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int, tur
         f"{game.name}: {what}",
         f"The clock is running on the game page:\n{notify.page_link('game', game.id)}",
     )
+
+
+@shared_task(name="games.platform.tasks.digests")
+def digests() -> int:
+    """Owe one digest task to each player whose daily digest hour came and who has not had the day's."""
+    due = digest.due(site_now())
+    for user_id, day in due:
+        enqueue.send_digest(user_id, day)
+    return len(due)
+
+
+@owed("send_digest", notify_retry)
+def send_digest(user_id: int, day: str) -> int:
+    """The player's digest of `day` (their local date): sent once, whatever runs it again."""
+    return digest.digest_send(user_id=user_id, day=day, now=site_now())
 
 
 @owed("notify_chat_message", notify_retry)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
@@ -545,11 +546,13 @@ def notification_settings(request):
     if request.method == "POST":
         for kind in notify.KINDS:
             setattr(prefs, kind, kind in request.POST)
+        prefs.email_digest = "email_digest" in request.POST
         prefs.save()
         messages.success(request, "Saved.")
         return redirect("notification-settings")
     choices = [(kind, label, getattr(prefs, kind)) for kind, label in notify.KINDS.items()]
-    return render(request, "platform/notifications.html", {"choices": choices})
+    context = {"choices": choices, "digest": prefs.email_digest, "digest_hour": settings.GENIUS_DIGEST_HOUR}
+    return render(request, "platform/notifications.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -26,6 +26,8 @@ KINDS = {
     "your_turn": "It is my turn (or my decision) in a live match",
     "chat_message": "A player wrote to me in a pair chat (one email, then none until I have read it)",
 }
+# The kinds a player who chose the daily digest reads there instead of in an email each (services/digest.py).
+DIGESTED = ("round_opened", "results", "chat_message")
 
 
 def page_link(name: str, *args) -> str:
@@ -42,6 +44,18 @@ def wanting(user_ids, kind: str) -> list[tuple[int, str, str]]:
     if NotificationPreference._meta.get_field(kind).default:
         wants |= Q(notification_prefs__isnull=True)
     users = users.filter(wants)
+    if kind in DIGESTED:  # they read it in their daily digest instead (services/digest.py)
+        users = users.exclude(notification_prefs__email_digest=True)
+    return _recipients(users)
+
+
+def wanting_digest(user_ids) -> list[tuple[int, str, str]]:
+    """(user id, address, time zone) of the users who chose the daily digest."""
+    users = get_user_model().objects.filter(pk__in=list(user_ids), notification_prefs__email_digest=True)
+    return _recipients(users.exclude(email=""))
+
+
+def _recipients(users) -> list[tuple[int, str, str]]:
     rows = users.order_by("pk").values_list("pk", "email", "profile__time_zone")
     return [(uid, email, zone or "UTC") for uid, email, zone in rows]
 

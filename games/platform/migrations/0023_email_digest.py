@@ -1,0 +1,15 @@
+from django.db import migrations, models
+
+
+class Migration(migrations.Migration):
+    dependencies = [
+        ("platform", "0019_excused_round"),
+    ]
+
+    operations = [
+        migrations.AddField(
+            model_name="notificationpreference",
+            name="email_digest",
+            field=models.BooleanField(default=False),
+        ),
+    ]
