@@ -362,7 +362,11 @@ GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600
 GENIUS_REDIS_TIMEOUT = float(os.environ.get("GENIUS_REDIS_TIMEOUT", "1"))
 GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", "1"))
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
-GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
+# Unset: a round's reminder goes an eighth of its window before it closes, and a last call an hour before
+# for windows over 4 h (games/platform/services/leads.py). Set: that fixed lead in hours (0: none at all).
+GENIUS_REMINDER_HOURS = (
+    float(os.environ["GENIUS_REMINDER_HOURS"]) if os.environ.get("GENIUS_REMINDER_HOURS") else None
+)
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
 # How long one transaction on a game waits for its rows, and for one statement (services/locks.py): a game
 # whose rows are held by a stuck transaction delays only the work on that game.

@@ -39,6 +39,10 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> None:
     outbox.owe("send_reminder", [[round_id, user_ids, *([key] if key else [])]])
 
 
+def send_last_call(round_id: int, user_ids: list[int]) -> None:
+    outbox.owe("send_last_call", [[round_id, user_ids]])
+
+
 def send_pick_reminder(pick_id: int, key: str) -> None:
     outbox.owe("send_pick_reminder", [[pick_id, key]])
 

@@ -202,6 +202,7 @@ class Round(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    last_call_sent_at = models.DateTimeField(null=True, blank=True)  # an hour before (services/sweep.py)
 
     class Meta:
         ordering = ["game", "number"]

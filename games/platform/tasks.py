@@ -173,6 +173,22 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
     )
 
 
+@owed("send_last_call", notify_retry)
+def send_last_call(round_id: int, user_ids: list[int]) -> int:
+    """An hour before a long round closes, to those who still owe it (services/leads.py)."""
+    rnd = Round.objects.select_related("game").get(pk=round_id)
+    return notify.send(
+        f"last_call:{rnd.pk}",
+        notify.wanting(user_ids, "reminder"),
+        f"{rnd.game.name}: last call, Round {rnd.number} closes in an hour",
+        lambda zone: (
+            f"You have not submitted for Round {rnd.number} yet. "
+            f"It closes at {local_text(rnd.closes_at, zone)}.\n"
+            f"Submit on the game page: {notify.page_link('game', rnd.game_id)}"
+        ),
+    )
+
+
 @owed("send_pick_reminder", notify_retry)
 def send_pick_reminder(pick_id: int, key: str) -> int:
     """A host's reminder to an Elimination Candidate who has not picked yet (`key`: that press's)."""

@@ -111,9 +111,8 @@ def test_who_chose_the_digest_gets_no_news_email_but_still_the_reminder(
         ("bob@example.com", "Tally: Round 1 is open"),
     ]
     mail.outbox.clear()
-    settings.GENIUS_REMINDER_HOURS = 3
     with (
-        time_machine.travel(T0 + timedelta(days=2) - timedelta(hours=1), tick=False),
+        time_machine.travel(T0 + timedelta(days=2) - timedelta(hours=2), tick=False),
         django_capture_on_commit_callbacks(execute=True),
     ):
         tasks.sweep()

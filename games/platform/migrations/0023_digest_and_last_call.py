@@ -12,4 +12,9 @@ class Migration(migrations.Migration):
             name="email_digest",
             field=models.BooleanField(default=False),
         ),
+        migrations.AddField(
+            model_name="round",
+            name="last_call_sent_at",
+            field=models.DateTimeField(blank=True, null=True),
+        ),
     ]
