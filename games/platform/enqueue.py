@@ -58,6 +58,10 @@ def send_digest(user_id: int, day: str) -> None:
     outbox.owe("send_digest", [[user_id, day]])
 
 
+def warn_reserve(game_id: int, user_id: int, generation: int, turn: str) -> None:
+    outbox.owe("warn_reserve", [[game_id, user_id, generation, turn]])
+
+
 def notify_chat_message(reading_id: int, burst: int) -> None:
     outbox.owe("notify_chat_message", [[reading_id, burst]])
 

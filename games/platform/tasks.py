@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -26,7 +27,7 @@ from .services.rounds import round_resolve
 from .services.sitting import start_time_came
 from .services.sweep import sweep as run_sweep
 from .services.webhooks import WebhookRefused, webhook_deliver
-from .zones import local_text
+from .zones import local_text, span_text
 
 log = logging.getLogger(__name__)
 
@@ -228,6 +229,37 @@ def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int, tur
         notify.wanting([user_id], "your_turn"),
         f"{game.name}: {what}",
         f"The clock is running on the game page:\n{notify.page_link('game', game.id)}",
+    )
+
+
+@owed("warn_reserve", notify_retry)
+def warn_reserve(game_id: int, user_id: int, generation: int, turn: str) -> int:
+    """A live match's allowance ran out and the reserve is being drawn: one warning per turn and player
+    (`turn`: the game's turn key; without one, the clock's `generation`), unless they moved meanwhile or
+    watch the game's page (the page counts the reserve down before their eyes). Sent as a reminder is."""
+    game = Game.objects.get(pk=game_id)
+    clock = TurnClock.objects.select_related("seat").filter(game=game).first()
+    if (
+        game.status != Game.Status.RUNNING
+        or clock is None
+        or clock.seat is None
+        or clock.seat.user_id != user_id
+        or clock.deadline is None
+        or (clock.turn_key != turn if turn else clock.generation != generation)
+    ):
+        return 0
+    if presence.watching(user_id, game_id):
+        return 0
+    ends = clock.deadline + timedelta(seconds=clock.seat.reserve_seconds)
+    return notify.send(
+        f"reserve:{game_id}:{f't{turn}' if turn else generation}",
+        notify.wanting([user_id], "reminder"),
+        f"{game.name}: your time is up, your reserve is running",
+        lambda zone: (
+            f"Your time for this move in {game.name} ran out: your reserve is being drawn, and it is gone at "
+            f"{local_text(ends, zone)} (in {span_text(ends - site_now())}).\n"
+            f"Move on the game page: {notify.page_link('game', game.id)}"
+        ),
     )
 
 

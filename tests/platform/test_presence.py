@@ -150,3 +150,24 @@ def test_a_players_page_names_where_to_say_it_is_in_view_and_a_spectators_does_n
     url = reverse("game-presence", args=[duel.pk])
     assert f'data-presence-url="{url}"' in page_client(alice).get(reverse("game", args=[duel.pk])).text
     assert "data-presence-url" not in page_client(charlie).get(reverse("game", args=[duel.pk])).text
+
+
+def test_a_player_whose_time_runs_into_the_reserve_is_warned_once_unless_watching(
+    duel, alice, bob, mailoutbox
+):
+    from tests.sweeping import sweep
+
+    sweep(now=T0 + timedelta(seconds=61))  # alice's 60 s are gone: the first 30 s of her reserve are drawn
+    sweep(now=T0 + timedelta(seconds=91))  # and the next
+    assert sent(mailoutbox) == [("alice@example.com", "Duel: your time is up, your reserve is running")]
+    assert "it is gone at 2 Mar 2026, 18:02 (UTC) (in 59 seconds)" in mailoutbox[0].body
+    assert f"http://localhost:8000/games/{duel.pk}/" in mailoutbox[0].body
+
+
+def test_a_player_watching_the_page_is_not_warned_of_the_reserve(duel, alice, mailoutbox):
+    from tests.sweeping import sweep
+
+    with at(50):
+        presence.seen(alice.pk, duel.pk, True)
+    sweep(now=T0 + timedelta(seconds=61))
+    assert mailoutbox == []

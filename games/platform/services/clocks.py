@@ -116,6 +116,7 @@ def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
     game_type = registry.get(game.game_type)
     seat = clock.seat
     increment = game_type.reserve_increment(game)
+    on_allowance = clock.increments_used == 0
     drawn_total = 0.0
     while clock.deadline <= now:
         drawn = min(increment, seat.reserve_seconds - drawn_total)
@@ -129,6 +130,9 @@ def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
         Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds)
         clock.save(update_fields=["deadline", "increments_used"])
     if clock.deadline > now:
+        if drawn_total and on_allowance:
+            # The allowance ran out and the reserve is being drawn: one warning, unless they watch the page.
+            enqueue.warn_reserve(game.pk, seat.user_id, clock.generation, clock.turn_key)
         if drawn_total and bump:
             # Every viewer's poll must bring the drawn step (the reserve shown, the new deadline): the draw
             # is the clock moving, as public as a move. A time-out moves the version by its outcome.
