@@ -22,6 +22,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 
+from genius.clock import site_now
+
 
 def _key(user_id: int, game_id: int) -> str:
     return f"presence:{int(game_id)}:{int(user_id)}"
@@ -30,11 +32,13 @@ def _key(user_id: int, game_id: int) -> str:
 def seen(user_id: int, game_id: int, visible: bool) -> None:
     """The user's page of the game reported in: visible (remembered a while) or hidden (forgotten now)."""
     if visible:
-        cache.set(_key(user_id, game_id), 1, settings.GENIUS_PRESENCE_SECONDS)
+        # The time it was seen, on the site's clock: the cache's own expiry only clears the key away.
+        cache.set(_key(user_id, game_id), site_now().timestamp(), settings.GENIUS_PRESENCE_SECONDS)
     else:
         cache.delete(_key(user_id, game_id))
 
 
 def watching(user_id: int, game_id: int) -> bool:
     """The user has the game's page open and visible (seen within GENIUS_PRESENCE_SECONDS)."""
-    return bool(cache.get(_key(user_id, game_id)))
+    at = cache.get(_key(user_id, game_id))
+    return at is not None and site_now().timestamp() - at <= settings.GENIUS_PRESENCE_SECONDS

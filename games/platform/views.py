@@ -343,7 +343,7 @@ def game_feed(request, game_id: int):
         # A game closed to visitors is a 404 to them, "nothing new" included: that would confirm it exists.
         return HttpResponse(status=404)
     if request.GET.get("seen") == "1" and (user_id := request.session.get(SESSION_KEY)):
-        presence.seen(user_id, game_id, True)  # a visible page polled: its player is watching (no query)
+        presence.seen(user_id, game_id, True)  # a visible page polled: its player is watching (cache only)
     version, _, token = request.GET.get("v", "").partition("-")
     if version == str(row["version"]) and row["status"] != Game.Status.FINISHED:
         # A spectator's `v` is the public version; a player's or a host's also names their private stamps
