@@ -93,7 +93,7 @@ class TimedOut:
     at: datetime
 
 
-def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
+def clock_settle(*, game: Game, now, bump: bool = True, warn: bool = False) -> TimedOut | None:
     """Charge the clock for the time that passed up to `now`, as a sweep running on time would have.
 
     Called with the game locked: by the sweep, and by every move before it is applied, so a late move is
@@ -101,7 +101,8 @@ def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
     drawn; once the reserve is gone, the game decides what the time-out does (Middle Marathon: a loss; Arms
     Race: the rulings' default). Returns that time-out, after which the arriving move is not made, or None.
     A step drawn moves the game's version; `bump=False` for a caller whose own change moves it in the same
-    transaction anyway (a move: its outcome is public).
+    transaction anyway (a move: its outcome is public). `warn` (the sweep's): the first step drawn in a turn
+    owes the player a warning (tasks.warn_reserve); a move arriving late needs none, it is being made.
     """
     clock = TurnClock.objects.select_for_update(of=("self",)).select_related("seat").filter(game=game).first()
     if (
@@ -130,7 +131,7 @@ def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
         Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds)
         clock.save(update_fields=["deadline", "increments_used"])
     if clock.deadline > now:
-        if drawn_total and on_allowance:
+        if warn and drawn_total and on_allowance:
             # The allowance ran out and the reserve is being drawn: one warning, unless they watch the page.
             enqueue.warn_reserve(game.pk, seat.user_id, clock.generation, clock.turn_key)
         if drawn_total and bump:
@@ -163,5 +164,5 @@ def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
         or game.status != Game.Status.RUNNING
     ):
         return False
-    clock_settle(game=game, now=now)
+    clock_settle(game=game, now=now, warn=True)
     return True
