@@ -36,6 +36,10 @@ def schedule_the_sweep(sender, **kwargs):
         expires=max(60.0, 2 * settings.GENIUS_RESEND_SECONDS)
     )
     sender.add_periodic_task(settings.GENIUS_RESEND_SECONDS, relay)
+    # The daily digests whose hour came (games/platform/services/digest.py), once per player and day.
+    check = settings.GENIUS_DIGEST_CHECK_SECONDS
+    digests = sender.signature("games.platform.tasks.digests").set(expires=check)
+    sender.add_periodic_task(check, digests)
 
 
 class Alive(bootsteps.StartStopStep):

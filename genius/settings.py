@@ -346,6 +346,13 @@ GENIUS_SITE_URL = GENIUS_SITE_URL or "http://localhost:8000"
 # Emails that met a database or mail server error are tried again, doubling from this wait up to the cap.
 GENIUS_NOTIFY_RETRY_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_SECONDS", "5"))
 GENIUS_NOTIFY_RETRY_MAX_SECONDS = float(os.environ.get("GENIUS_NOTIFY_RETRY_MAX_SECONDS", "120"))
+# A game page open and visible is remembered this long after its last poll (games/platform/presence.py).
+GENIUS_PRESENCE_SECONDS = float(os.environ.get("GENIUS_PRESENCE_SECONDS", "40"))
+# A live match's "your turn" waits this long, and is dropped if the player moved meanwhile or is watching.
+GENIUS_YOUR_TURN_DELAY_SECONDS = float(os.environ.get("GENIUS_YOUR_TURN_DELAY_SECONDS", "10"))
+# The daily digest goes at this hour of each player's own day; beat looks for digests due this often.
+GENIUS_DIGEST_HOUR = int(os.environ.get("GENIUS_DIGEST_HOUR", "8"))
+GENIUS_DIGEST_CHECK_SECONDS = float(os.environ.get("GENIUS_DIGEST_CHECK_SECONDS", "600"))
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # The sweep is the only deadline mechanism: no long ETA tasks that Redis could re-deliver.
 GENIUS_SWEEP_SECONDS = float(os.environ.get("GENIUS_SWEEP_SECONDS", "5"))
@@ -363,7 +370,11 @@ GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600
 GENIUS_REDIS_TIMEOUT = float(os.environ.get("GENIUS_REDIS_TIMEOUT", "1"))
 GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", "1"))
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
-GENIUS_REMINDER_HOURS = float(os.environ.get("GENIUS_REMINDER_HOURS", "3"))
+# Unset: a round's reminder goes an eighth of its window before it closes, and a last call an hour before
+# for windows over 4 h (games/platform/services/leads.py). Set: that fixed lead in hours (0: none at all).
+GENIUS_REMINDER_HOURS = (
+    float(os.environ["GENIUS_REMINDER_HOURS"]) if os.environ.get("GENIUS_REMINDER_HOURS") else None
+)
 GENIUS_RESOLVE_MAX_ATTEMPTS = int(os.environ.get("GENIUS_RESOLVE_MAX_ATTEMPTS", "3"))
 # How long one transaction on a game waits for its rows, and for one statement (services/locks.py): a game
 # whose rows are held by a stuck transaction delays only the work on that game.

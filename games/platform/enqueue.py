@@ -11,6 +11,8 @@ round, clock or start time) needs no row: the next sweep finds it again by query
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from . import outbox
 
 
@@ -38,12 +40,27 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "", publish: bo
     return outbox.owe("send_reminder", [[round_id, user_ids, *([key] if key else [])]], publish)
 
 
+def send_last_call(round_id: int, user_ids: list[int]) -> None:
+    outbox.owe("send_last_call", [[round_id, user_ids]])
+
+
 def send_pick_reminder(pick_id: int, key: str) -> None:
     outbox.owe("send_pick_reminder", [[pick_id, key]])
 
 
-def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> None:
-    outbox.owe("notify_your_turn", [[game_id, user_id, kind, generation]])
+def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int, turn: str = "") -> None:
+    """Published by the relay a few seconds later (GENIUS_YOUR_TURN_DELAY_SECONDS): a player who moves at
+    once, or watches the page, is told nothing (tasks.notify_your_turn)."""
+    delay = settings.GENIUS_YOUR_TURN_DELAY_SECONDS
+    outbox.owe("notify_your_turn", [[game_id, user_id, kind, generation, turn]], after=delay)
+
+
+def send_digest(user_id: int, day: str) -> None:
+    outbox.owe("send_digest", [[user_id, day]])
+
+
+def warn_reserve(game_id: int, user_id: int, generation: int, turn: str) -> None:
+    outbox.owe("warn_reserve", [[game_id, user_id, generation, turn]])
 
 
 def notify_chat_message(reading_id: int, burst: int) -> None:

@@ -202,6 +202,7 @@ class Round(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True)
     reminder_sent_at = models.DateTimeField(null=True, blank=True)
+    last_call_sent_at = models.DateTimeField(null=True, blank=True)  # an hour before (services/sweep.py)
 
     class Meta:
         ordering = ["game", "number"]
@@ -577,6 +578,9 @@ class NotificationPreference(models.Model):
     )
     # {kind: {channel: ticked}}: only what the user chose; the rest is the default.
     choices = models.JSONField(default=dict, blank=True)
+    # One email a day with what awaits the player, instead of one each time a round opens, results come or a
+    # pair chat speaks (services/digest.py); deadline reminders and "your turn" still come as chosen.
+    email_digest = models.BooleanField(default=False)
 
     class Meta:
         verbose_name = "notification preference"

@@ -63,13 +63,14 @@ def backoff(retries: int, first: float, cap: float) -> float:
     return random.uniform(ceiling / 2, ceiling)
 
 
-def owe(name: str, argss: list[list], publish: bool = True) -> list[int]:
-    """One row per argument list, in the current transaction; each published once the transaction commits
-    (not `publish`: the request does the work itself after its commit, and the row is only the safety net
-    the relay publishes a lease later if it is still there). The rows' ids."""
-    due = _lease_end()
+def owe(name: str, argss: list[list], publish: bool = True, after: float = 0) -> list[int]:
+    """One row per argument list, in the current transaction; each published once the transaction commits.
+    Not `publish`: the request does the work itself after its commit, and the row is only the safety net the
+    relay publishes a lease later if it is still there. `after` seconds given: the relay publishes it once
+    they passed (a wait no worker holds as a countdown). The rows' ids."""
+    due = timezone.now() + timedelta(seconds=after) if after else _lease_end()
     rows = OutboxTask.objects.bulk_create([OutboxTask(name=name, args=args, due_at=due) for args in argss])
-    for row in rows if publish else []:
+    for row in rows if publish and not after else []:
         transaction.on_commit(lambda row=row: _publish_owed(row.pk, row.name, row.args))
     return [row.pk for row in rows]
 

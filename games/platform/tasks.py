@@ -8,17 +8,21 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from datetime import timedelta
 from functools import partial
 
 from celery import shared_task
 from django.conf import settings
 from django.db import DatabaseError
 
-from . import heartbeats, outbox
+from genius.clock import site_now
+
+from . import enqueue, heartbeats, outbox, presence
 from .errors import Busy
-from .models import ChatRead, DeathMatchPick, Event, Game, Round, Webhook
+from .models import ChatRead, DeathMatchPick, Event, Game, Round, TurnClock, Webhook
+from .reach import digest as reach_digest
 from .reach import dispatch, messages
-from .services import deliveries
+from .services import deliveries, digest
 from .services.blips import database_away
 from .services.clocks import clock_expire
 from .services.rounds import round_resolve
@@ -158,6 +162,14 @@ def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
     return reached(told)
 
 
+@owed("send_last_call", notify_retry)
+def send_last_call(round_id: int, user_ids: list[int]) -> int:
+    """An hour before a long round closes, to those who still owe it (services/leads.py)."""
+    rnd = Round.objects.select_related("game").get(pk=round_id)
+    compose = partial(messages.last_call, rnd)
+    return reached(dispatch.tell(f"last_call:{rnd.pk}", user_ids, "reminder", compose))
+
+
 @owed("send_pick_reminder", notify_retry)
 def send_pick_reminder(pick_id: int, key: str) -> int:
     """A host's reminder to an Elimination Candidate who has not picked yet (`key`: that press's)."""
@@ -166,11 +178,62 @@ def send_pick_reminder(pick_id: int, key: str) -> int:
 
 
 @owed("notify_your_turn", notify_retry)
-def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int) -> int:
-    """`generation`: the clock's, for this turn or decision (each one is notified once)."""
+def notify_your_turn(game_id: int, user_id: int, kind: str, generation: int, turn: str = "") -> int:
+    """Once per turn and player (`turn`: the game's turn key; without one, the clock's `generation`), a few
+    seconds after the move came to them: nothing if they moved meanwhile, or watch the game's page."""
     game = Game.objects.get(pk=game_id)
-    compose = partial(messages.your_turn, game, kind)
-    return reached(dispatch.tell(f"your_turn:{game_id}:{generation}", [user_id], "your_turn", compose))
+    clock = TurnClock.objects.select_related("seat").filter(game=game).first()
+    if (
+        game.status != Game.Status.RUNNING
+        or clock is None
+        or clock.seat is None
+        or clock.seat.user_id != user_id
+        or (clock.turn_key != turn if turn else clock.generation != generation)
+    ):
+        return 0  # they moved: the turn (or the decision) is not theirs any more
+    if presence.watching(user_id, game_id):
+        return 0  # on the page, they see it is their turn; the page itself rings if they asked it to
+    key = f"your_turn:{game_id}:{f't{turn}' if turn else generation}"
+    return reached(dispatch.tell(key, [user_id], "your_turn", partial(messages.your_turn, game, kind)))
+
+
+@owed("warn_reserve", notify_retry)
+def warn_reserve(game_id: int, user_id: int, generation: int, turn: str) -> int:
+    """A live match's allowance ran out and the reserve is being drawn: one warning per turn and player
+    (`turn`: the game's turn key; without one, the clock's `generation`), unless they moved meanwhile or
+    watch the game's page (the page counts the reserve down before their eyes). Sent as a reminder is."""
+    game = Game.objects.get(pk=game_id)
+    clock = TurnClock.objects.select_related("seat").filter(game=game).first()
+    if (
+        game.status != Game.Status.RUNNING
+        or clock is None
+        or clock.seat is None
+        or clock.seat.user_id != user_id
+        or clock.deadline is None
+        or (clock.turn_key != turn if turn else clock.generation != generation)
+    ):
+        return 0
+    if presence.watching(user_id, game_id):
+        return 0
+    ends = clock.deadline + timedelta(seconds=clock.seat.reserve_seconds)
+    key = f"reserve:{game_id}:{f't{turn}' if turn else generation}"
+    compose = partial(messages.reserve_running, game, ends, site_now())
+    return reached(dispatch.tell(key, [user_id], "reminder", compose))
+
+
+@shared_task(name="games.platform.tasks.digests")
+def digests() -> int:
+    """Owe one digest task to each player whose daily digest hour came and who has not had the day's."""
+    due = digest.due(site_now())
+    for user_id, day in due:
+        enqueue.send_digest(user_id, day)
+    return len(due)
+
+
+@owed("send_digest", notify_retry)
+def send_digest(user_id: int, day: str) -> int:
+    """The player's digest of `day` (their local date): sent once, whatever runs it again."""
+    return reach_digest.digest_send(user_id=user_id, day=day, now=site_now())
 
 
 @owed("notify_chat_message", notify_retry)

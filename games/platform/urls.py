@@ -7,6 +7,7 @@ from . import (
     first_run,
     guides,
     paths,  # noqa: F401  (registers the `id` converter)
+    presence_views,
     push_views,
     views,
 )
@@ -19,6 +20,7 @@ urlpatterns = [
     path("rules/<slug:slug>/", guides.rules_page, name="rules"),
     path("games/<id:game_id>/", views.game_page, name="game"),
     path("games/<id:game_id>/live/", views.game_feed, name="game-feed"),
+    path("games/<id:game_id>/presence/", presence_views.game_presence, name="game-presence"),
     path("games/<id:game_id>/history/", views.game_history, name="game-history"),
     path("games/<id:game_id>/export.json", views.game_export, name="game-export"),
     path("games/<id:game_id>/chats/", views.chat_list, name="chat-list"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import logging
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
@@ -22,7 +23,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
-from . import pagecache, registry, round_form, zones
+from . import pagecache, presence, registry, round_form, zones
 from .awaiting import awaiting
 from .demo import demo_logins
 from .errors import Busy, NotAllowed, RoundClosed, StateChanged
@@ -341,6 +342,8 @@ def game_feed(request, game_id: int):
     if row is None or (not row["public"] and not request.user.is_authenticated):
         # A game closed to visitors is a 404 to them, "nothing new" included: that would confirm it exists.
         return HttpResponse(status=404)
+    if request.GET.get("seen") == "1" and (user_id := request.session.get(SESSION_KEY)):
+        presence.seen(user_id, game_id, True)  # a visible page polled: its player is watching (cache only)
     version, _, token = request.GET.get("v", "").partition("-")
     if version == str(row["version"]) and row["status"] != Game.Status.FINISHED:
         # A spectator's `v` is the public version; a player's or a host's also names their private stamps
@@ -563,6 +566,8 @@ def _reach_page(request, posted=None, tested=None, status=200):
         "columns": prefs.columns(request.user),
         "rows": prefs.grid(request.user, posted),
         "tested": tested,
+        "digest": prefs.digest_chosen(request.user, posted),
+        "digest_hour": settings.GENIUS_DIGEST_HOUR,
     }
     return render(request, "platform/notifications.html", context, status=status)
 

@@ -454,3 +454,30 @@
   document.addEventListener("htmx:afterSwap", reopen);
   document.addEventListener("htmx:oobAfterSwap", reopen);
 })();
+
+// Presence (games/platform/presence.py): a player's live match page says whether it is in view, so no "your
+// turn" is sent to a player watching it. Each poll of #live carries `seen=1` while the tab is visible; the
+// moment the tab is hidden or shown again (or the page is left), one request says so, since a hidden tab's
+// polls slow to one a minute and a player who switched away must not wait that long to be told.
+(function () {
+  function live() {
+    const el = document.getElementById("live");
+    return el && el.dataset.presenceUrl ? el : null;
+  }
+  document.addEventListener("htmx:configRequest", function (ev) {
+    if (ev.detail.elt && ev.detail.elt.id === "live" && ev.detail.elt.dataset.presenceUrl && !document.hidden) {
+      ev.detail.parameters.seen = "1";
+    }
+  });
+  function say(visible) {
+    const el = live();
+    if (!el) return;
+    const headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
+    const data = new URLSearchParams({ visible: visible ? "1" : "0" });
+    fetch(el.dataset.presenceUrl, { method: "POST", body: data, headers: headers, credentials: "same-origin", keepalive: true })
+      .catch(function () {});
+  }
+  document.addEventListener("DOMContentLoaded", function () { say(!document.hidden); });
+  document.addEventListener("visibilitychange", function () { say(!document.hidden); });
+  window.addEventListener("pagehide", function () { say(false); });
+})();

@@ -4,7 +4,10 @@ each an outbox row of the move's own transaction that the relay publishes once t
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from celery.app.task import Task
 from django.test import Client
 from django.utils import timezone
@@ -77,13 +80,16 @@ def test_a_move_is_answered_200_and_its_email_is_sent_once_the_broker_is_back(
     assert moved.status_code == 200, moved.content
     assert Event.objects.filter(game=duel, text__contains="says 2").exists()
     kept = list(OutboxTask.objects.values_list("name", "args"))
-    turn = TurnClock.objects.get(game=duel).generation  # each turn is notified once
-    assert kept == [("notify_your_turn", [duel.id, duel.seats.get(number=1).user_id, "turn", turn])]
-    assert OutboxTask.objects.get().due_at <= timezone.now()  # refused: due at the relay's next tick
-    assert outbox.relay() == 0  # still away: kept, and due again at the next tick
-    assert OutboxTask.objects.get().due_at <= timezone.now()
-    broker.back()
-    assert outbox.relay() == 1
+    clock = TurnClock.objects.get(game=duel)  # each turn is notified once, a few seconds late
+    bob = duel.seats.get(number=1).user_id
+    assert kept == [("notify_your_turn", [duel.id, bob, "turn", clock.generation, clock.turn_key])]
+    later = timezone.now() + timedelta(seconds=11)
+    assert OutboxTask.objects.get().due_at < later  # due for the relay once its wait is over
+    with time_machine.travel(later, tick=False):
+        assert outbox.relay() == 0  # still away: kept, and due again at the next tick
+        assert OutboxTask.objects.get().due_at <= timezone.now()
+        broker.back()
+        assert outbox.relay() == 1
     assert not OutboxTask.objects.exists()
     assert [m.subject for m in mailoutbox] == ["Duel: your turn"]
 

@@ -8,7 +8,9 @@ import pytest
 import time_machine
 from django.core import mail
 from django.urls import reverse
+from django.utils import timezone
 
+from games.platform import outbox
 from games.platform.models import NotificationPreference
 from games.platform.services.live import action_apply
 from games.platform.services.rounds import round_resolve
@@ -66,8 +68,10 @@ def test_your_turn_is_sent_when_the_move_passes(season, hank, alice, bob, django
     with django_capture_on_commit_callbacks(execute=True):
         game_services.game_start(game=game, actor=hank)
         all_here(game)  # the players sit down: the clocks run
+    relay_later()  # alice's, a few seconds after the clocks started
     with django_capture_on_commit_callbacks(execute=True):
         action_apply(seat=seat_of(game, alice), payload={"say": 1})
+    relay_later()
     assert subjects() == [("alice@example.com", "Duel: your turn"), ("bob@example.com", "Duel: your turn")]
 
 
@@ -87,6 +91,12 @@ def test_by_default_no_your_turn_email_reaches_anyone(
     with django_capture_on_commit_callbacks(execute=True):
         action_apply(seat=seat_of(game, alice), payload={"say": 1})
     assert subjects() == []
+
+
+def relay_later(seconds: float = 11):
+    """What the outbox's relay publishes `seconds` from now (a live match's "your turn" waits ten)."""
+    with time_machine.travel(timezone.now() + timedelta(seconds=seconds)):
+        outbox.relay()
 
 
 def test_the_settings_page_saves_the_choices(alice, client):
@@ -128,4 +138,5 @@ def test_the_your_turn_email_links_to_the_game(season, hank, alice, bob, django_
     with django_capture_on_commit_callbacks(execute=True):
         game_services.game_start(game=game, actor=hank)
         all_here(game)  # the players sit down: the clocks run
+    relay_later()
     assert [m.body.splitlines()[-1] for m in mail.outbox] == [f"http://localhost:8000/games/{game.id}/"]

@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 
 from ..models import Delivery, NotificationPreference
 from ..services import deliveries
+from ..services.notify import DIGESTED
 from .note import Note, Outcome
 
 
@@ -56,10 +57,19 @@ def prefs_of(user) -> NotificationPreference:
         return NotificationPreference(user=user)
 
 
-def chosen(user, kind: str) -> list:
-    """The ways `user` chose for `kind`, in the order tried."""
+def chosen(user, kind: str, ways: tuple[str, ...] | None = None) -> list:
+    """The ways `user` chose for `kind`, in the order tried; `ways` given, those ways whatever the choices
+    (the digest, which its own tick asks for). A kind the daily digest carries goes by email only to those
+    who did not choose the digest (notify.DIGESTED)."""
+    if ways is not None:
+        return [channel for channel in CHANNELS if channel.NAME in ways]
     prefs = prefs_of(user)
-    return [channel for channel in CHANNELS if prefs.wants(kind, channel.NAME)]
+    digested = kind in DIGESTED and prefs.email_digest
+    return [
+        channel
+        for channel in CHANNELS
+        if prefs.wants(kind, channel.NAME) and not (digested and channel.NAME == "email")
+    ]
 
 
 def ways_to(user) -> list[tuple[str, str]]:
@@ -91,7 +101,9 @@ def _sent_by(key: str, person_ids: list[int]) -> dict[int, str]:
     return dict(keys[k] for k in sent)
 
 
-def tell(key: str, user_ids, kind: str, compose: Callable[[object], Note]) -> dict[int, list[Outcome]]:
+def tell(
+    key: str, user_ids, kind: str, compose: Callable[[object], Note], ways: tuple[str, ...] | None = None
+) -> dict[int, list[Outcome]]:
     """Tell each user `compose(user)` by the first way they chose for `kind` that reaches them, once under
     `key` (`results:<round>`): what each way made of it, per user id (an empty list: they chose no way).
 
@@ -105,15 +117,15 @@ def tell(key: str, user_ids, kind: str, compose: Callable[[object], Note]) -> di
         if person.pk in sent:
             outcomes.append(Outcome(sent[person.pk], True))
         else:
-            _tell_one(key, person, kind, compose, outcomes, held)
+            _tell_one(key, person, kind, compose, outcomes, held, ways)
     if held:
         raise deliveries.Held(max(held))
     return told
 
 
-def _tell_one(key: str, person, kind: str, compose, outcomes: list[Outcome], held: list) -> None:
+def _tell_one(key: str, person, kind: str, compose, outcomes: list[Outcome], held: list, ways=None) -> None:
     note = None
-    for channel in chosen(person, kind):
+    for channel in chosen(person, kind, ways):
         why = channel.can_reach(person)
         if why:
             outcomes.append(Outcome(channel.NAME, False, why))

@@ -7,7 +7,7 @@ from ..models import Event, Round
 from ..people import shown_name
 from ..services.notify import page_link, zone
 from ..wording import names_for, plain
-from ..zones import local_text
+from ..zones import local_text, span_text
 from .note import Note
 
 INBOX_CHARACTERS = 1500  # more than a phone shows; the page has the rest
@@ -50,6 +50,28 @@ def reminder(rnd: Round, user) -> Note:
         f"You have not submitted for Round {rnd.number} yet. "
         f"It closes at {local_text(rnd.closes_at, zone(user))}.\nSubmit on the game page:",
         page_link("game", rnd.game_id),
+    )
+
+
+def last_call(rnd: Round, user) -> Note:
+    """An hour before a long round closes, to those who still owe it (services/leads.py)."""
+    return Note(
+        "reminder",
+        f"{rnd.game.name}: last call, Round {rnd.number} closes in an hour",
+        f"You have not submitted for Round {rnd.number} yet. "
+        f"It closes at {local_text(rnd.closes_at, zone(user))}.\nSubmit on the game page:",
+        page_link("game", rnd.game_id),
+    )
+
+
+def reserve_running(game, ends, now, user) -> Note:
+    """A live match's allowance ran out and the reserve is being drawn (`ends`: when it is gone)."""
+    return Note(
+        "reminder",
+        f"{game.name}: your time is up, your reserve is running",
+        f"Your time for this move in {game.name} ran out: your reserve is being drawn, and it is gone at "
+        f"{local_text(ends, zone(user))} (in {span_text(ends - now)}).\nMove on the game page:",
+        page_link("game", game.id),
     )
 
 

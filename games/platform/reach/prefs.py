@@ -66,8 +66,16 @@ def choices_save(user, posted) -> NotificationPreference:
     for kind in KINDS:
         for channel in dispatch.CHANNELS:
             prefs.choose(kind, channel.NAME, field(kind, channel.NAME) in posted)
-    prefs.save(update_fields=["choices"])
+    prefs.email_digest = "email_digest" in posted
+    prefs.save(update_fields=["choices", "email_digest"])
     return prefs
+
+
+def digest_chosen(user, posted=None) -> bool:
+    """Whether the page shows the daily digest ticked: as sent back with a test, else as saved."""
+    if posted is not None:
+        return "email_digest" in posted
+    return NotificationPreference.objects.filter(user=user, email_digest=True).exists()
 
 
 def test_send(user, channel_name: str) -> tuple[bool, str]:

@@ -54,7 +54,7 @@ def clock_sync(*, game: Game, now=None, bump: bool = False) -> TurnClock:
     clock.turn_key = pending.turn_key
     waiting = game.clocks_started_at is None  # the players are sitting down: the clock stays stopped
     if clock.seat_id != seat.pk and not waiting:
-        enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind, clock.generation + 1)
+        enqueue.notify_your_turn(game.pk, seat.user_id, pending.kind, clock.generation + 1, pending.turn_key)
     clock.banked = banked
     clock.seat, clock.kind, clock.deadline = seat, pending.kind, deadline
     if game.paused_at or waiting:
@@ -93,7 +93,7 @@ class TimedOut:
     at: datetime
 
 
-def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
+def clock_settle(*, game: Game, now, bump: bool = True, warn: bool = False) -> TimedOut | None:
     """Charge the clock for the time that passed up to `now`, as a sweep running on time would have.
 
     Called with the game locked: by the sweep, and by every move before it is applied, so a late move is
@@ -101,7 +101,8 @@ def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
     drawn; once the reserve is gone, the game decides what the time-out does (Middle Marathon: a loss; Arms
     Race: the rulings' default). Returns that time-out, after which the arriving move is not made, or None.
     A step drawn moves the game's version; `bump=False` for a caller whose own change moves it in the same
-    transaction anyway (a move: its outcome is public).
+    transaction anyway (a move: its outcome is public). `warn` (the sweep's): the first step drawn in a turn
+    owes the player a warning (tasks.warn_reserve); a move arriving late needs none, it is being made.
     """
     clock = TurnClock.objects.select_for_update(of=("self",)).select_related("seat").filter(game=game).first()
     if (
@@ -116,6 +117,7 @@ def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
     game_type = registry.get(game.game_type)
     seat = clock.seat
     increment = game_type.reserve_increment(game)
+    on_allowance = clock.increments_used == 0
     drawn_total = 0.0
     while clock.deadline <= now:
         drawn = min(increment, seat.reserve_seconds - drawn_total)
@@ -129,6 +131,9 @@ def clock_settle(*, game: Game, now, bump: bool = True) -> TimedOut | None:
         Seat.objects.filter(pk=seat.pk).update(reserve_seconds=seat.reserve_seconds)
         clock.save(update_fields=["deadline", "increments_used"])
     if clock.deadline > now:
+        if warn and drawn_total and on_allowance:
+            # The allowance ran out and the reserve is being drawn: one warning, unless they watch the page.
+            enqueue.warn_reserve(game.pk, seat.user_id, clock.generation, clock.turn_key)
         if drawn_total and bump:
             # Every viewer's poll must bring the drawn step (the reserve shown, the new deadline): the draw
             # is the clock moving, as public as a move. A time-out moves the version by its outcome.
@@ -159,5 +164,5 @@ def clock_expire(*, game_id: int, generation: int, now=None) -> bool:
         or game.status != Game.Status.RUNNING
     ):
         return False
-    clock_settle(game=game, now=now)
+    clock_settle(game=game, now=now, warn=True)
     return True

@@ -15,6 +15,8 @@ KINDS = {
     "your_turn": "It is my turn (or my decision) in a live match",
     "chat_message": "A player wrote to me in a pair chat (one message, then none until I have read it)",
 }
+# The kinds a player who chose the daily digest reads there instead of in an email each (services/digest.py).
+DIGESTED = ("round_opened", "results", "chat_message")
 
 
 def page_link(name: str, *args) -> str:

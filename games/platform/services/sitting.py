@@ -113,7 +113,7 @@ def clocks_start(*, game: Game, now, why: str) -> None:
         clock.started_at = now
         clock.generation += 1
         clock.save()
-        enqueue.notify_your_turn(game.pk, clock.seat.user_id, clock.kind, clock.generation)
+        enqueue.notify_your_turn(game.pk, clock.seat.user_id, clock.kind, clock.generation, clock.turn_key)
     events_write(game=game, events=[Announce(why)])
 
 

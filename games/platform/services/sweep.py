@@ -9,15 +9,13 @@ sweep, so one stuck game delays only itself; so is one whose game row is held.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from django.conf import settings
 from django.db import transaction
 
 from genius.clock import site_now
 
 from .. import enqueue, heartbeats
 from ..models import Game, Round, Submission, TurnClock
+from .leads import due_last_calls, due_reminders
 from .reminders import asked
 
 # Whose rows another transaction holds right now, the round's (or clock's) or its game's, is passed by:
@@ -76,20 +74,6 @@ def due_starts(now) -> list[int]:
     return [game.pk for game in due]
 
 
-def due_reminders(now) -> list[int]:
-    before = timedelta(hours=float(getattr(settings, "GENIUS_REMINDER_HOURS", 3)))
-    return list(
-        Round.objects.filter(
-            status=Round.Status.OPEN,
-            reminder_sent_at__isnull=True,
-            closes_at__gt=now,
-            closes_at__lte=now + before,
-            remaining_when_paused__isnull=True,
-            game__paused_at__isnull=True,
-        ).values_list("id", flat=True)
-    )
-
-
 @transaction.atomic
 def reminder_claim(*, round_id: int, now) -> list[int]:
     """Claim the round's one reminder and queue it to the users who have not submitted (listed).
@@ -107,13 +91,37 @@ def reminder_claim(*, round_id: int, now) -> list[int]:
     if rnd is None:
         return []
     Round.objects.filter(pk=rnd.pk).update(reminder_sent_at=now)
-    submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
-    # A seat the hosts excused from the round is not reminded of it; only those who decide it are.
-    waited = rnd.game.seats.exclude(pk__in=submitted).exclude(excused_rounds__round=rnd)
-    users = [seat.user_id for seat in asked(rnd.game, rnd, waited)]
+    users = owing(rnd)
     if users:
         enqueue.send_reminder(rnd.pk, users)
     return users
+
+
+@transaction.atomic
+def last_call_claim(*, round_id: int, now) -> list[int]:
+    """Claim the round's last call (an hour before it closes) and queue it to those who still owe. A reminder
+    not sent yet (the sweep did not run meanwhile) is not sent after it: the last call says it all."""
+    rnd = (
+        Round.objects.select_for_update(skip_locked=True, no_key=True, of=("self",))
+        .select_related("game")
+        .filter(pk=round_id, last_call_sent_at__isnull=True)
+        .first()
+    )
+    if rnd is None:
+        return []
+    reminded = rnd.reminder_sent_at or now
+    Round.objects.filter(pk=rnd.pk).update(last_call_sent_at=now, reminder_sent_at=reminded)
+    users = owing(rnd)
+    if users:
+        enqueue.send_last_call(rnd.pk, users)
+    return users
+
+
+def owing(rnd: Round) -> list[int]:
+    """Who the round still waits for: no submission, not excused by the hosts, and among those it asks."""
+    submitted = Submission.objects.filter(round=rnd).values_list("seat_id", flat=True)
+    waited = rnd.game.seats.exclude(pk__in=submitted).exclude(excused_rounds__round=rnd)
+    return [seat.user_id for seat in asked(rnd.game, rnd, waited)]
 
 
 def sweep(*, now=None) -> dict[str, int]:
@@ -132,10 +140,13 @@ def sweep(*, now=None) -> dict[str, int]:
     starts = due_starts(now)
     for game_id in starts:
         enqueue.start_clocks(game_id)
+    # The last call first: where both fell due at once (no sweep ran meanwhile), it is the one that goes.
+    called = sum(1 for pk in due_last_calls(now) if last_call_claim(round_id=pk, now=now))
     reminded = 0
     for pk in due_reminders(now):
         if reminder_claim(round_id=pk, now=now):
             reminded += 1
     # The trace of this run, in the database (it outlives a Redis outage): deadlines are late without it.
     heartbeats.beat(heartbeats.SWEEP)
-    return {"rounds": len(rounds), "clocks": len(clocks), "starts": len(starts), "reminders": reminded}
+    found = {"rounds": len(rounds), "clocks": len(clocks), "starts": len(starts), "reminders": reminded}
+    return {**found, "last_calls": called}
