@@ -6,16 +6,17 @@ the Delivery rows; running the relay and the task again sends nothing more. The 
 console's seat table name the one the site cannot reach. Then a live match: the player watching its page is
 told nothing of their turn, the other exactly once by their way.
 
-The Discord players sign up with no email and have Discord connected as the Discord login leaves it: an
-allauth SocialAccount with their Discord id (made here as tests/platform/test_discord_reach.py does; that
-test drives the OAuth stand-in through the login itself). The push players allow notifications on their
-account page as tests/platform/test_web_push_browser.py does (the browser's subscribe replaced by one
-answering the stand-in's device keys).
+The Discord players sign up with no email and press "Connect Discord" on their account page: the trip to
+Discord's consent page is answered by the OAuth stand-in (tests/platform/discord_standin.py), as in
+tests/platform/test_accounts_browser.py, and the bot's calls by the REST stand-in. The push players allow
+notifications on their account page as tests/platform/test_web_push_browser.py does (the browser's subscribe
+replaced by one answering the stand-in's device keys).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from datetime import timedelta
 
@@ -31,13 +32,15 @@ from playwright.sync_api import expect
 
 from games.platform import outbox, presence, tasks
 from games.platform.models import Delivery, OutboxTask
+from games.platform.people import label
 from games.platform.reach import vapid
 from games.platform.services import games as game_services
 from games.platform.services.invitations import invitation_create
 from games.platform.services.leads import reminder_lead
 from games.platform.services.live import action_apply
 from tests.conftest import seat_of
-from tests.platform.discord_rest_standin import DiscordRest, configure
+from tests.platform import discord_standin
+from tests.platform.discord_rest_standin import GUILD_ID, DiscordRest, configure
 from tests.platform.push_standin import PushService
 from tests.platform.test_season_from_an_empty_site_browser import PASSWORD
 from tests.platform.test_web_push_browser import FAKE_SUBSCRIBE
@@ -51,6 +54,7 @@ PUSH = ("dan", "eve", "fay")
 EMAIL = ("gus", "hal", "joe")
 NOBODY = "ivy"
 PLAYERS = (*DISCORD, *PUSH, *EMAIL, NOBODY)
+WAY = {**dict.fromkeys(DISCORD, "discord"), **dict.fromkeys(PUSH, "push"), **dict.fromkeys(EMAIL, "email")}
 
 
 def joins(page, link: str, name: str, email: str) -> None:
@@ -65,12 +69,23 @@ def joins(page, link: str, name: str, email: str) -> None:
     page.wait_for_selector("text=You are a player of Season 1")
 
 
+def connects_discord(page, url: str, oauth: discord_standin.Discord, discord: DiscordRest, uid: str) -> None:
+    """The account page's "Connect Discord", accepted at the stand-in as the Discord user `uid`."""
+    oauth.user = {"id": uid, "username": f"discord-{uid[-1]}", "global_name": None, "discriminator": "0"}
+    discord.access_tokens[uid] = "stand-in-access"  # the token the OAuth stand-in hands out
+    page.goto(url + reverse("profile"))
+    page.click("text=Connect Discord")
+    page.wait_for_url(re.compile(r"/accounts/reauthenticate/"))
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.card button[type=submit]")
+    page.wait_for_selector("text=Connected to Discord as")
+
+
 class Arrivals:
     """What reached whom, read where it arrived: {name: Counter of (way, subject)}."""
 
     def __init__(self, discord: DiscordRest, push: PushService):
         self.discord, self.push = discord, push
-        self.users = {u.pk: u.username for u in get_user_model().objects.all()}
         self.ids = {SocialAccount.objects.get(user__username=n).uid: n for n in DISCORD}
 
     def now(self) -> dict[str, Counter]:
@@ -85,12 +100,8 @@ class Arrivals:
 
 
 def once_each(subject: str) -> dict[str, Counter]:
-    way = {
-        **dict.fromkeys(DISCORD, "discord"),
-        **dict.fromkeys(PUSH, "push"),
-        **dict.fromkeys(EMAIL, "email"),
-    }
-    return {name: Counter({(way[name], subject): 1}) if name in way else Counter() for name in PLAYERS}
+    """Each player but ivy, once by their way."""
+    return {name: Counter({(WAY[name], subject): 1}) if name in WAY else Counter() for name in PLAYERS}
 
 
 def test_every_player_is_reached_by_their_way_once_and_the_host_told_who_cannot_be(
@@ -98,6 +109,8 @@ def test_every_player_is_reached_by_their_way_once_and_the_host_told_who_cannot_
 ):
     url = live_server.url
     configure(settings)
+    discord_standin.configure(settings)
+    oauth = discord_standin.Discord(user={})
     settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = vapid.new_pair()
     settings.VAPID_SUBJECT = "mailto:hosts@genius.example.org"
     discord = DiscordRest()
@@ -105,20 +118,28 @@ def test_every_player_is_reached_by_their_way_once_and_the_host_told_who_cannot_
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         mock.add_passthru(url)
         discord.serve(mock)
+        oauth.serve(mock)
         push.serve(mock)
+
+        def consent(route):  # the browser's trip to Discord's consent page: accepted, straight back
+            route.fulfill(status=302, headers={"Location": oauth.authorize(route.request.url)})
 
         # Ten players join from the invitation's link; only three give an address.
         link = url + reverse("join", args=[invitation_create(season=season, actor=hank).token])
         pages = {}
         for name in PLAYERS:
             pages[name] = page = page_as(None, width=390)
+            page.route("https://discord.com/**", consent)
             if name in PUSH:
                 page.context.grant_permissions(["notifications"], origin=url)
                 page.add_init_script(FAKE_SUBSCRIBE % json.dumps(push.device(name).subscription()))
             joins(page, link, name, f"{name}@example.com" if name in EMAIL else "")
         users = {u.username: u for u in get_user_model().objects.filter(username__in=PLAYERS)}
         for n, name in enumerate(DISCORD):
-            SocialAccount.objects.create(user=users[name], provider="discord", uid=f"8035111022467891{n}")
+            connects_discord(pages[name], url, oauth, discord, f"8035111022467891{n}")
+        assert SocialAccount.objects.filter(user__username__in=DISCORD).count() == 3
+        assert len(discord.members) == 3, "each joined the community's server, sharing it with the bot"
+        assert all(path.startswith(f"/guilds/{GUILD_ID}/") for m, path, _ in discord.calls if m == "PUT")
         for name in PUSH:
             page = pages[name]
             page.goto(url + reverse("profile"))
@@ -155,12 +176,11 @@ def test_every_player_is_reached_by_their_way_once_and_the_host_told_who_cannot_
         host.get_by_role("button", name="Remind those missing").click()
         expect(host.locator(".messagelist")).to_contain_text(f"{NOBODY}: no way to reach them")
         said = host.locator(".messagelist").inner_text()
-        for name in DISCORD:
-            assert f"{name}: discord direct message sent" in said
-        for name in PUSH:
-            assert f"{name}: push notification sent" in said
-        for name in EMAIL:
-            assert f"{name}: email sent" in said
+        named = {u.username: label(u) for u in get_user_model().objects.select_related("profile")}
+        assert named["ann"] == "discord-0 (ann)", "named as they go by: the name Discord gave"
+        how = {"discord": "discord direct message", "push": "push notification", "email": "email"}
+        for name, way in WAY.items():
+            assert f"{named[name]}: {how[way]} sent" in said, said
         nothing = "no Discord account connected, no device allows notifications, no email address"
         assert f"{NOBODY}: no way to reach them: {nothing}. Tell them yourself" in said, said
         got = arrivals.now()
@@ -175,12 +195,11 @@ def test_every_player_is_reached_by_their_way_once_and_the_host_told_who_cannot_
         assert outbox.relay() == 0
         assert arrivals.now() == got
         # One Delivery per reminder, player and the way that reached them (the key is unique: never two).
-        way = {name: next(iter(c))[0] for name, c in once_each("").items() if c}
         sent = Delivery.objects.filter(key__startswith=f"reminder:{rnd.pk}:", sent_at__isnull=False)
         assert set(sent.values_list("key", flat=True)) == {
             f"reminder:{rnd.pk}:{press}{users[name].pk}:{how}"
             for press in ("", "host:1:")
-            for name, how in way.items()
+            for name, how in WAY.items()
         }
         assert not Delivery.objects.filter(sent_at=None).exists()
 
@@ -212,6 +231,7 @@ def test_every_player_is_reached_by_their_way_once_and_the_host_told_who_cannot_
         moved = timezone.now()
         action_apply(seat=seat_of(duel, users["ann"]), payload={"say": 1})
         relay_after_the_delay(moved)
+        assert arrivals.now()["dan"] - before["dan"] == Counter({("push", "Duel: your turn"): 1})
         moved = timezone.now()
         action_apply(seat=seat_of(duel, users["dan"]), payload={"say": 1})  # ann's turn again
         relay_after_the_delay(moved)
