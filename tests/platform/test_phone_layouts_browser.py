@@ -53,6 +53,12 @@ def test_the_ledger_and_the_spectating_table_fit_the_screen_or_say_they_scroll(
     assert fits != box.locator(".scroll-hint").is_visible(), "the standings fit, or say that they scroll"
     assert fits
 
+    # How the site reaches you: every way's column of tick boxes fits beside the kinds (issue 30).
+    page.goto(live_server.url + reverse("notification-settings"))
+    assert page.evaluate(PAGE_WIDTH) == width
+    grid = page.locator("table.reach-grid")
+    assert grid.evaluate("t => t.getBoundingClientRect().right <= document.documentElement.clientWidth + 1")
+
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_guess_grid_is_tap_sized_and_after_the_board(

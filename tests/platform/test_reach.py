@@ -116,7 +116,7 @@ def test_the_grid_saves_each_tick_and_shows_them_back(alice, client, monkeypatch
 def test_the_grid_says_beside_a_way_why_it_cannot_reach_the_player(django_user_model, client):
     client.force_login(nobody_by_email(django_user_model, "dan"))
     page = client.get(reverse("notification-settings")).content.decode()
-    assert '<p class="error" id="way-email-why">Cannot reach you: no email address.</p>' in page
+    assert '<p class="error" id="way-email-why">Email cannot reach you: no email address.</p>' in page
 
 
 def test_send_me_a_test_answers_where_it_went_and_keeps_the_ticks_not_saved(alice, bob, client):
