@@ -15,6 +15,7 @@ from games.platform import outbox, presence
 from games.platform.models import TurnClock
 from games.platform.services.live import action_apply
 from tests.middle_marathon.marathon_site import marathon_game, state_of
+from tests.platform.test_notifications import your_turn_by_email
 
 pytestmark = pytest.mark.django_db
 
@@ -24,6 +25,7 @@ T0 = datetime(2026, 3, 2, 18, 0, tzinfo=UTC)
 def test_fifteen_minutes_of_moves_tell_the_watching_player_nothing_and_the_other_once_a_turn(
     season, hank, alice, bob, mailoutbox, django_capture_on_commit_callbacks
 ):
+    your_turn_by_email(alice, bob)  # by default "your turn" comes by Discord or push, not email
     with time_machine.travel(T0, tick=False), django_capture_on_commit_callbacks(execute=True):
         game = marathon_game(season, hank, alice, bob)  # Blue (alice) goes first
     seats = {seat.number: seat for seat in game.seats.all()}
