@@ -325,3 +325,27 @@ def test_a_test_by_a_way_the_site_does_not_have_says_so_and_keeps_the_ticks(alic
     assert answer.status_code == 400 and "This site has no such way of reaching you." in page
     assert 'id="your_turn__email" aria-labelledby="kind-your_turn way-email" checked' in page
     assert not mail.outbox
+
+
+def test_who_nothing_reaches_is_read_in_as_many_queries_for_nine_players_as_for_one(
+    django_user_model, settings, django_assert_num_queries
+):
+    """The console marks the seats no way reaches: with Discord and push set up, what each way reads of a
+    player (Discord accounts, DM records, devices) is read for all of them at once, not player by player."""
+    from games.platform.reach import dispatch, vapid
+
+    settings.DISCORD_BOT_TOKEN = "stand-in-bot"
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = vapid.new_pair()
+    settings.VAPID_SUBJECT = "mailto:hosts@genius.example.org"
+    people = [django_user_model.objects.create(username=f"p{n}") for n in range(9)]
+
+    def queries(among) -> int:
+        from django.db import connection
+        from django.test.utils import CaptureQueriesContext
+
+        fresh = list(django_user_model.objects.filter(pk__in=[p.pk for p in among]))
+        with CaptureQueriesContext(connection) as captured:
+            assert dispatch.unreachable_among(fresh) == {p.pk for p in among}
+        return len(captured)
+
+    assert queries(people) == queries(people[:1])

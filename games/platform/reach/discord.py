@@ -14,6 +14,7 @@ import re
 from datetime import timedelta
 
 from allauth.socialaccount.models import SocialAccount
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from .. import discord_api
@@ -28,7 +29,22 @@ RETRY_AFTER = timedelta(days=1)
 UNKNOWN_CHANNEL = 10003
 
 
+# What can_reach reads of a player, fetched for many at once by the dispatch (one query each, not one per
+# player); a player not read this way is read afresh each time.
+PREFETCH = (
+    Prefetch(
+        "socialaccount_set",
+        queryset=SocialAccount.objects.filter(provider="discord").order_by("pk"),
+        to_attr="discord_accounts",
+    ),
+    Prefetch("discord_dm", to_attr="discord_dm_read"),
+)
+
+
 def _account(user) -> SocialAccount | None:
+    accounts = getattr(user, "discord_accounts", None)
+    if accounts is not None:
+        return accounts[0] if accounts else None
     return SocialAccount.objects.filter(user=user, provider="discord").order_by("pk").first()
 
 
@@ -42,10 +58,12 @@ def _row(user, account: SocialAccount) -> DiscordDM:
 
 
 def _standing_problem(user) -> DiscordDM | None:
-    row = DiscordDM.objects.filter(user=user, problem__in=discord_api.UNREACHABLE).first()
-    if row and row.problem_at and timezone.now() - row.problem_at < RETRY_AFTER:
-        return row
-    return None
+    if hasattr(user, "discord_dm_read"):
+        row = user.discord_dm_read
+    else:
+        row = DiscordDM.objects.filter(user=user).first()
+    recent = row is not None and row.problem_at is not None and timezone.now() - row.problem_at < RETRY_AFTER
+    return row if recent and row.problem in discord_api.UNREACHABLE else None
 
 
 def can_reach(user) -> str:

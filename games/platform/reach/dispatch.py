@@ -15,6 +15,7 @@ import importlib.util
 from collections.abc import Callable
 
 from django.contrib.auth import get_user_model
+from django.db.models import prefetch_related_objects
 
 from ..models import Delivery, NotificationPreference
 from ..services import deliveries
@@ -41,13 +42,23 @@ def channel_named(name: str):
 
 
 def users(user_ids) -> list:
-    """The users, with what composing and choosing need, in one query."""
-    return list(
+    """The users, with what composing and choosing need, in one query, and what each way reads to know
+    whether it reaches them in one more per way."""
+    people = list(
         get_user_model()
         .objects.filter(pk__in=list(user_ids))
         .select_related("profile", "notification_prefs")
         .order_by("pk")
     )
+    reachable_read(people)
+    return people
+
+
+def reachable_read(people) -> None:
+    """Fetch for all of `people` at once what the ways' can_reach read (each way's PREFETCH)."""
+    related = [name for channel in CHANNELS for name in getattr(channel, "PREFETCH", ())]
+    if related and people:
+        prefetch_related_objects(list(people), *related)
 
 
 def prefs_of(user) -> NotificationPreference:
@@ -84,6 +95,8 @@ def unreachable(user) -> bool:
 
 def unreachable_among(people) -> set[int]:
     """The ids of those among `people` no way reaches (the console's seat table marks them)."""
+    people = list(people)
+    reachable_read(people)
     return {person.pk for person in people if unreachable(person)}
 
 
