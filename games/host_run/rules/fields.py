@@ -42,6 +42,8 @@ NUMBER_DIGITS = 15
 # In describe(): a text longer than this shows its first characters, then "…".
 DESCRIBE_CHARS = 80
 
+# Names the game page posts beside the answers: no question takes them as its key.
+RESERVED_KEYS = frozenset({"round_number", "save", "save_final", "csrfmiddlewaretoken"})
 _WHOLE = re.compile(r"^[+-]?\d+$")
 _YES = {"yes", "true", "y"}
 _NO = {"no", "false", "n"}
@@ -210,7 +212,7 @@ def keyed(fields: list[Mapping[str, Any]]) -> list[dict[str, Any]]:
     key it already has (a form keyed before keeps its keys). Options a list, numbers ints (a minimum or
     maximum that is not a whole number becomes None: definition_problems says so first)."""
     result: list[dict[str, Any]] = []
-    taken: set[str] = set()
+    taken: set[str] = set(RESERVED_KEYS)
     given = [_text(field.get("key")) for field in fields]
     for index, field in enumerate(fields):
         key = given[index]
