@@ -1,0 +1,1 @@
+"""Host-run game: describe (written in the next commit)."""

@@ -1,0 +1,1 @@
+"""Host-run game: names (written in the next commit)."""

@@ -1,0 +1,1 @@
+"""Host-run game: observation (written in the next commit)."""

@@ -1,0 +1,1 @@
+"""Host-run game: perturb (written in the next commit)."""

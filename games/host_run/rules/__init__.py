@@ -1,0 +1,1 @@
+"""Host-run game: rules/__init__ (written in the next commit)."""

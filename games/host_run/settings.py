@@ -1,0 +1,1 @@
+"""Host-run game: settings (written in the next commit)."""

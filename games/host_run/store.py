@@ -1,0 +1,1 @@
+"""Host-run game: store (written in the next commit)."""
