@@ -76,7 +76,13 @@ INSTALLED_APPS = [
     *[app for app in os.environ.get("GENIUS_GAME_APPS", "").split(",") if app],
 ]
 # Each game app registers its game type in its AppConfig.ready(); the platform never names a game.
-GAME_APPS = ["games.horse_race", "games.cards_table", "games.middle_marathon", "games.arms_race"]
+GAME_APPS = [
+    "games.horse_race",
+    "games.cards_table",
+    "games.middle_marathon",
+    "games.arms_race",
+    "games.host_run",
+]
 _skipped = set(os.environ.get("GENIUS_SKIP_GAME_APPS", "").split(","))
 for _app in GAME_APPS:
     _has_config = (BASE_DIR / _app.replace(".", "/") / "apps.py").exists()

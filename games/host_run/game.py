@@ -1,0 +1,203 @@
+"""The host-run game type: the hosts write the rules, the round forms and each round's results.
+
+One class, registered twice (apps.py): a Main Match and a Death Match."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from games.platform.errors import NotReady
+from games.platform.kit import Announce, RulesError
+from games.platform.registry import DEATH_MATCH, GameType, Outcome
+
+from .describe import describe_submission
+from .forms import RoundForm
+from .hidden import design_problems, private_of, snapshot
+from .models import Design, Field, PrivateColumn, PrivateValue, Resolution
+from .names import seat_names
+from .observation import observe, public_state
+from .perturb import hidden_perturb
+from .rules import apply_resolution, new_game, round_fields
+from .rules.fields import clean_answers
+from .rules.state import has_round, opens_by_hand, window_of
+from .settings import default_settings, settings_problems
+from .store import dump, load
+
+DEMO_RULES = """# The Vault (a demo)
+
+Each round you **bid** for the vault's key and may name a player you **suspect**.
+
+| Round | What happens |
+|---|---|
+| 1 | Bids open |
+| 2 | Bids and suspicions |
+| 3 | The last bids |
+
+The highest bid wins 3 points; the lowest loses 1. The hosts tell you your role privately.
+"""
+
+
+def resolution_data(resolution: Resolution) -> dict:
+    """A sent Resolution row and its seat results as the rules take it."""
+    return {
+        "round": resolution.round_number,
+        "public_text": resolution.public_text,
+        "board": resolution.board,
+        "ends_game": resolution.ends_game,
+        "candidate": resolution.candidate.number if resolution.candidate_id else None,
+        "tie_note": resolution.tie_note,
+        "seats": {
+            r.seat.number: {
+                "private_text": r.private_text,
+                "points": r.points,
+                "private_values": r.private_values,
+                "rank": r.rank,
+                "winner": r.winner,
+                "tokens_of_life": r.tokens_of_life,
+                "garnets": r.garnets,
+            }
+            for r in resolution.seat_results.select_related("seat")
+        },
+    }
+
+
+class HostRun(GameType):
+    flow = "rounds"
+    min_players = 2
+    max_players = 30
+    page_template = "host_run/page.html"
+    guide_file = str(Path(__file__).with_name("guide.md"))
+
+    def __init__(self, slug: str, name: str, match_kind: str):
+        self.slug = slug
+        self.name = name
+        self.match_kind = match_kind
+
+    # -- set-up -----------------------------------------------------------------------------------------
+    def default_settings(self) -> dict:
+        return default_settings()
+
+    def settings_problems(self, settings: dict) -> list[str]:
+        return settings_problems(settings)
+
+    def hidden_problems(self, game) -> list[str]:
+        return design_problems(game)
+
+    def hidden_data(self, game) -> dict:
+        """The private values, the hosts' notes, and the scores while the scoreboard is hidden."""
+        if game.state:
+            state = game.state
+            data = {"private": state.get("private") or {}, "notes": state.get("notes") or ""}
+            if not state.get("scoreboard_public"):
+                data["scores"] = state.get("scores") or {}
+            return data
+        design = Design.objects.filter(game=game).first()
+        if design is None:
+            return {"private": None, "notes": None}
+        seats = sorted(game.seats.values_list("number", flat=True))
+        return {"private": private_of(design, seats)[1], "notes": design.notes}
+
+    def demo_prepare(self, game) -> None:
+        """A three-round demo: a game form of five kinds, a private "Role" per seat, notes, a board."""
+        if Design.objects.filter(game=game).exists():
+            return
+        design = Design.objects.create(
+            game=game,
+            rules=DEMO_RULES,
+            rounds=3,
+            window=30,
+            window_unit="minutes",
+            board="| Vault | Key |\n|---|---|\n| closed | unclaimed |",
+            notes="The key is in the third drawer; the Spy wins ties.",
+        )
+        Field.objects.bulk_create(
+            [
+                Field(design=design, order=1, kind="number", label="Bid", minimum=0, maximum=10),
+                Field(design=design, order=2, kind="player", label="Suspect", required=False),
+                Field(design=design, order=3, kind="choice", label="Door", options="Red\nBlue\nGreen"),
+                Field(design=design, order=4, kind="yes_no", label="Share the key?", required=False),
+                Field(design=design, order=5, kind="short_text", label="Note to the hosts", required=False),
+            ]
+        )
+        column = PrivateColumn.objects.create(design=design, order=1, name="Role")
+        roles = ["Spy", "Guard", "Thief", "Clerk"]
+        PrivateValue.objects.bulk_create(
+            [
+                PrivateValue(column=column, seat=seat, value=roles[seat.number % len(roles)])
+                for seat in game.seats.all()
+            ]
+        )
+
+    def start(self, game) -> Outcome:
+        state = new_game(snapshot(game, self.match_kind == DEATH_MATCH))
+        title = state["plans"].get("1", {}).get("title")
+        return Outcome(
+            state=dump(state), events=[Announce("Round 1 begins" + (f": {title}." if title else "."))]
+        )
+
+    # -- rounds -----------------------------------------------------------------------------------------
+    def first_round(self, game) -> int:
+        return 1
+
+    def round_window(self, game, number: int) -> timedelta | None:
+        if not game.state or not has_round(game.state, number):
+            return None
+        amount, unit = window_of(game.state, number)
+        return timedelta(minutes=amount) if unit == "minutes" else timedelta(hours=amount)
+
+    def round_opens_by_hand(self, game, number: int) -> bool:
+        """Whether round `number` waits for a host's "Open Round N" (the plan's or the game's choice)."""
+        return bool(game.state) and has_round(game.state, number) and opens_by_hand(game.state, number)
+
+    def _players(self, game) -> dict[int, str]:
+        # "one of the game's players": any seat, oneself included (docs/rulings/host_run.md).
+        return seat_names(game)
+
+    def clean_submission(self, game, seat, round, payload) -> dict:
+        state = load(game)
+        if state.get("final") is not None:
+            raise RulesError("The game is over.", field="round")
+        return clean_answers(round_fields(state, round.number), payload, self._players(game))
+
+    def submission_form(self, game, seat, round, data=None, initial=None):
+        state = load(game)
+        fields = round_fields(state, round.number)
+        if not fields:
+            return None
+        return RoundForm(fields, self._players(game), data=data, initial=initial)
+
+    def form_to_payload(self, form) -> dict:
+        payload = getattr(form, "payload", None)
+        return dict(payload) if payload is not None else dict(form.cleaned_data)
+
+    def resolve_round(self, game, round, submissions) -> Outcome:
+        resolution = (
+            Resolution.objects.filter(game=game, round_number=round.number, sent_at__isnull=False)
+            .select_related("candidate")
+            .first()
+        )
+        if resolution is None:
+            raise NotReady(f"Closed: the hosts are working out the results of Round {round.number}.")
+        state, events = apply_resolution(load(game), resolution_data(resolution))
+        return Outcome(state=dump(state), events=events, finished=state.get("final") is not None)
+
+    def describe_submission(self, game, payload) -> str:
+        return describe_submission(game, payload)
+
+    # -- the season around the game ---------------------------------------------------------------------
+    def elimination_candidate(self, game) -> int | None:
+        return ((game.state or {}).get("final") or {}).get("candidate")
+
+    def match_loser(self, game) -> int | None:
+        return ((game.state or {}).get("final") or {}).get("candidate")
+
+    # -- the one door -----------------------------------------------------------------------------------
+    def observation(self, game, viewer) -> dict:
+        return observe(game, viewer)
+
+    def public_state(self, state: dict) -> dict:
+        return public_state(state)
+
+    def hidden_perturb(self, game, seat_number: int | None, rng) -> list[str]:
+        return hidden_perturb(self, game, seat_number, rng)
