@@ -158,6 +158,19 @@ class Tally(GameType):
         return public
 
 
+class TallyByHand(Tally):
+    """Tally whose rounds after the first wait for a host's "Open Round N" (GameType.round_opens_by_hand)."""
+
+    slug = "tally_by_hand"
+    name = "Tally by hand (test game)"
+
+    def first_round(self, game):
+        return 1  # rounds 1 and 2 with the default three: Round 2 opens by hand
+
+    def round_opens_by_hand(self, game, number):
+        return number >= 2
+
+
 class TallyDuel(GameType):
     """Players alternate; each turn says a number; a player out of time and reserve loses."""
 

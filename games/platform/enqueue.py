@@ -35,6 +35,11 @@ def notify_round_resolved(round_id: int) -> None:
     outbox.owe("notify_round_resolved", [[round_id]])
 
 
+def notify_round_opened(round_id: int) -> None:
+    """A round a host opened by hand (services.games.round_open_by_hand): its players are told it is open."""
+    outbox.owe("notify_round_opened", [[round_id]])
+
+
 def send_reminder(round_id: int, user_ids: list[int], key: str = "", publish: bool = True) -> list[int]:
     """`publish` False: a host's press sends it itself, after its commit (services/reminders.py)."""
     return outbox.owe("send_reminder", [[round_id, user_ids, *([key] if key else [])]], publish)

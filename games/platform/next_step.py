@@ -36,6 +36,7 @@ from .models import (
 )
 from .people import label
 from .services import sitting
+from .services.rounds import opens_by_hand
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ class Step:
     (`action`, with `button` its words) or a link (`link`, `link_words`)."""
 
     words: str
-    action: str = ""  # "start", "remind_pick", "create_death_match": the season console's routes
+    # "start", "remind_pick", "create_death_match", "open_round": the season console's routes
+    action: str = ""
     button: str = ""
     link: str = ""
     link_words: str = ""
@@ -239,6 +241,14 @@ def _rounds(game: Game, kind, facts: Facts, now: datetime) -> Step:
     if rnd.status == Round.Status.FAILED:
         return Step(f"Round {rnd.number} failed: press Retry on its console.", **link)
     if rnd.status == Round.Status.RESOLVED:
+        following = rnd.number + 1
+        if opens_by_hand(game, following):
+            return Step(
+                f"Round {rnd.number} is resolved; Round {following} opens when a host opens it.",
+                action="open_round",
+                button=f"Open Round {following}",
+                game_id=game.pk,
+            )
         return Step(f"Round {rnd.number} is resolved; the next one opens.", **link)
     waiting = _waiting(game, kind, rnd, facts) if facts.hosted is None or game.pk in facts.hosted else ""
     if rnd.remaining_when_paused is not None:

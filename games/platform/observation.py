@@ -22,6 +22,7 @@ from .services import sitting
 from .services.clocks import seconds_left
 from .services.commitment import commitment_check
 from .services.ledger import balances
+from .services.rounds import opens_by_hand
 from .wording import Told, names_for
 
 RECENT_EVENTS = 200
@@ -293,6 +294,10 @@ def _observation(game: Game, viewer: Viewer, after_event: int) -> dict:
         "commitment": commitment_check(game)
         or ({"commitment": game.commitment} if game.commitment else None),
     }
+    if rnd is not None and rnd.status == Round.Status.RESOLVED and game.status == Game.Status.RUNNING:
+        # No round is open: the next opens by itself, or (GameType.round_opens_by_hand) when a host opens it.
+        if opens_by_hand(game, rnd.number + 1):
+            data["round"]["next_by_hand"] = rnd.number + 1
     pick = (
         DeathMatchPick.objects.filter(main_match=game)
         .select_related("candidate__profile", "opponent__profile")

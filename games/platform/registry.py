@@ -140,6 +140,11 @@ class GameType:
         """How long round `number` stays open; None when there is no such round."""
         return None
 
+    def round_opens_by_hand(self, game: Game, number: int) -> bool:
+        """The round `number` exists (round_window gives its length) but waits for a host's "Open Round N"
+        (services.games.round_open_by_hand) instead of opening when the previous one resolves."""
+        return False
+
     def clean_submission(self, game: Game, seat: Seat, round: Round, payload: dict) -> dict:
         """Check a submission against the seat's current state; raise RulesError(field=...) if it is wrong."""
         return payload

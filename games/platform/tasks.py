@@ -154,6 +154,15 @@ def notify_round_resolved(round_id: int) -> int:
     return sent
 
 
+@owed("notify_round_opened", notify_retry)
+def notify_round_opened(round_id: int) -> int:
+    """A round a host opened by hand is open: told under the same key as a round opened by a resolution."""
+    rnd = Round.objects.select_related("game").get(pk=round_id)
+    users = list(rnd.game.seats.values_list("user_id", flat=True))
+    compose = partial(messages.round_opened, rnd)
+    return reached(dispatch.tell(f"round_opened:{rnd.pk}", users, "round_opened", compose))
+
+
 @owed("send_reminder", notify_retry)
 def send_reminder(round_id: int, user_ids: list[int], key: str = "") -> int:
     """`key`: what the reminder is sent once under (the sweep's: the round's; each host reminder its own)."""

@@ -81,7 +81,10 @@ def _round_words(game: Game, rnd: Round | None, now) -> str:
             "Its traceback is below."
         )
     if rnd.status == Round.Status.RESOLVED:
-        return f"Round {rnd.number} was resolved {when(rnd.resolved_at)}."
+        resolved = f"Round {rnd.number} was resolved {when(rnd.resolved_at)}."
+        if game.status == Game.Status.RUNNING and rounds.opens_by_hand(game, rnd.number + 1):
+            return f"{resolved} Round {rnd.number + 1} opens when you press Open Round {rnd.number + 1}."
+        return resolved
     if rnd.remaining_when_paused is not None:
         return f"Round {rnd.number} is open; the game is paused with {span(rnd.remaining_when_paused)} left."
     if rnd.closes_at <= now:
@@ -224,7 +227,11 @@ def _buttons(game: Game, kind, rnd: Round | None) -> list[Button]:
         pairs = []
     else:
         pairs = [("resume", "Resume")] if game.paused_at else [("pause", "Pause")]
-        if kind.flow == "rounds":
+        following = rnd.number + 1 if rnd is not None and rnd.status == Round.Status.RESOLVED else None
+        if kind.flow == "rounds" and following and rounds.opens_by_hand(game, following):
+            # No round is open, and the next waits for a host: nothing to extend or resolve, one to open.
+            pairs.append(("open_round", f"Open Round {following}"))
+        elif kind.flow == "rounds":
             pairs += [("extend_hour", "Extend 1 h"), ("extend_day", "Extend 24 h")]
             pairs.append(("resolve", "Resolve now"))
             if rnd is not None and rnd.status == Round.Status.FAILED:
@@ -380,6 +387,13 @@ def _after(game: Game, number: int) -> str:
     return "The game is over." if game.status == Game.Status.FINISHED else ""
 
 
+def open_round(request, game: Game) -> str:
+    """A host's "Open Round N", for a round its game opens by hand: no question first (opening costs
+    nothing; the round has its full window)."""
+    rnd = game_services.round_open_by_hand(game=game, actor=request.user)
+    return f"Round {rnd.number} is open until {when(rnd.closes_at)}."
+
+
 def retry(request, game: Game) -> str:
     rnd = rounds.round_retry(game=game, actor=request.user)
     return f"Round {rnd.number} is open again: press Resolve now, or the sweep retries it."
@@ -445,6 +459,7 @@ ACTIONS = {
     "extend_day": extend_day,
     "resolve": resolve,
     "retry": retry,
+    "open_round": open_round,
     "remind": remind,
     "announce": announce,
     "verdict": verdict,

@@ -144,6 +144,17 @@ def create_death_match(request, game: Game):
     )
 
 
+def open_round(request, game: Game):
+    rnd = game_services.round_open_by_hand(game=game, actor=request.user)
+    return format_html(
+        'Opened Round {} of <a href="{}">{}</a>: open until {}.',
+        rnd.number,
+        _console(game),
+        game.name,
+        when(rnd.closes_at),
+    )
+
+
 def _created(pick: DeathMatchPick, dm: Game, start_at: datetime) -> str:
     pick.refresh_from_db()
     return format_html(
@@ -182,7 +193,12 @@ def _console(game: Game) -> str:
     return reverse("admin:platform_game_change", args=[game.pk])
 
 
-ACTIONS = {"start": start, "remind_pick": remind_pick, "create_death_match": create_death_match}
+ACTIONS = {
+    "start": start,
+    "remind_pick": remind_pick,
+    "create_death_match": create_death_match,
+    "open_round": open_round,
+}
 
 
 class SeasonConsole:

@@ -34,6 +34,7 @@ urlpatterns = [
     path("games/<id:game_id>/host/pause/", views.HostPauseApi.as_view(), name="api-host-pause"),
     path("games/<id:game_id>/host/resume/", views.HostResumeApi.as_view(), name="api-host-resume"),
     path("games/<id:game_id>/host/resolve/", views.HostResolveApi.as_view(), name="api-host-resolve"),
+    path("games/<id:game_id>/host/open-round/", views.HostOpenRoundApi.as_view(), name="api-host-open-round"),
     path("games/<id:game_id>/host/retry/", views.HostRetryApi.as_view(), name="api-host-retry"),
     path("games/<id:game_id>/host/start/", views.HostStartApi.as_view(), name="api-host-start"),
     path("games/<id:game_id>/host/seat/", views.HostSeatApi.as_view(), name="api-host-seat"),

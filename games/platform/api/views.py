@@ -340,6 +340,11 @@ HostResolveApi = simple_host_api(rounds.round_resolve_now, "Resolve the open rou
 HostRetryApi = simple_host_api(
     rounds.round_retry, "Reopen a failed round after fixing it", "The failed round is open again."
 )
+HostOpenRoundApi = simple_host_api(
+    game_services.round_open_by_hand,
+    "Open the next round (one opened by hand)",
+    "Round opened.",
+)
 HostStartApi = simple_host_api(game_services.game_start, "Start the game", "Started.")
 
 

@@ -12,7 +12,7 @@ from .. import enqueue, registry
 from ..errors import StateChanged
 from ..kit import Announce, RulesError
 from ..models import Game, Round, Season, Seat, TurnClock
-from ..wording import typed
+from ..wording import instant_ref, typed
 from ..zones import span_text
 from .audit import audit
 from .clocks import clock_sync
@@ -183,6 +183,42 @@ def round_extend(*, game: Game, by: timedelta, actor=None) -> Round:
         actor=actor,
     )
     audit(action="round_extend", actor=actor, game=game, round=rnd.number, seconds=by.total_seconds())
+    return rnd
+
+
+@one_game_at_a_time
+def round_open_by_hand(*, game: Game, actor, now=None) -> Round:
+    """A host's "Open Round N": the next round, one its game type opens by hand
+    (GameType.round_opens_by_hand), opens now for its window; the players are told as when a resolution
+    opens a round."""
+    require_host(game, actor)
+    game = Game.objects.select_for_update().get(pk=game.pk)  # the game first, as every service locks
+    now = now or site_now()
+    if game.status != Game.Status.RUNNING:
+        raise StateChanged("The game is not running: no round can open.")
+    latest = Round.objects.select_for_update().filter(game=game).order_by("-number").first()
+    if latest is not None and latest.status == Round.Status.OPEN:
+        raise StateChanged(f"Round {latest.number} is open: it must be resolved before the next one opens.")
+    if latest is not None and latest.status == Round.Status.FAILED:
+        raise StateChanged(f"Round {latest.number} failed: press Retry, and resolve it, first.")
+    kind = registry.get(game.game_type)
+    number = latest.number + 1 if latest is not None else kind.first_round(game)
+    window = kind.round_window(game, number)
+    if window is None:
+        raise StateChanged(f"The game has no Round {number}.")
+    if not kind.round_opens_by_hand(game, number):
+        raise StateChanged(f"Round {number} does not open by hand: it opens when the round before resolves.")
+    if game.paused_at:
+        raise StateChanged(f"The game is paused: resume it before opening Round {number}.")
+    rnd = Round.objects.create(game=game, number=number, opens_at=now, closes_at=now + window)
+    events_write(
+        game=game,
+        events=[Announce(f"Round {number} is open until {instant_ref(rnd.closes_at)}.", {"round": number})],
+        round_number=number,
+        actor=actor,
+    )
+    audit(action="round_open_by_hand", actor=actor, game=game, round=number)
+    enqueue.notify_round_opened(rnd.pk)
     return rnd
 
 

@@ -110,6 +110,12 @@ def round_open(*, game: Game, number: int, now) -> Round | None:
     return Round.objects.create(game=game, number=number, opens_at=now, closes_at=now + window)
 
 
+def opens_by_hand(game: Game, number: int) -> bool:
+    """Round `number` exists and waits for a host's "Open Round N" (services.games.round_open_by_hand)."""
+    kind = registry.get(game.game_type)
+    return kind.round_window(game, number) is not None and kind.round_opens_by_hand(game, number)
+
+
 def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resolution:
     """Close and resolve one round in one transaction, at this call's own time; say what happened.
 
@@ -152,11 +158,9 @@ def round_resolve(*, round_id: int, early: bool = False, actor=None) -> Resoluti
             rnd.save(update_fields=["status", "resolved_at", "closes_at"])
             outcome_apply(game=game, outcome=outcome, round_number=rnd.number, actor=actor, now=now)
             next_opens = rnd.closes_at if now - rnd.closes_at <= ON_SCHEDULE else now
-            if (
-                game.status == Game.Status.RUNNING
-                and round_open(game=game, number=rnd.number + 1, now=next_opens) is None
-            ):
-                game_finish(game=game, now=now)
+            if game.status == Game.Status.RUNNING and not opens_by_hand(game, rnd.number + 1):
+                if round_open(game=game, number=rnd.number + 1, now=next_opens) is None:
+                    game_finish(game=game, now=now)
             if actor is not None:
                 audit(action="round_resolve_now", actor=actor, game=game, round=rnd.number)
             enqueue.notify_round_resolved(rnd.pk)
