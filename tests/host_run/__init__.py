@@ -1,0 +1,1 @@
+"""The host-run game type."""

@@ -37,6 +37,7 @@ def new_game(snapshot: dict) -> dict:
         "results": [],
         "resolved": 0,
         "final": None,
+        "death_match": bool(snapshot.get("death_match")),
     }
 
 
