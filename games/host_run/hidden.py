@@ -89,6 +89,8 @@ def design_problems(game: Game) -> list[str]:
                 f"{where} has no form: add questions to the game's form or to that round's own form"
             )
     for where, fields in sorted(forms.items()):
+        if not fields:  # an empty form is only a problem where a round needs it (said above)
+            continue
         name = "the game's form" if where == "game" else f"Round {where}'s form"
         for index, attribute, message in definition_problems(fields):
             label = fields[index]["label"] if index is not None else ""
