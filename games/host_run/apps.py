@@ -14,4 +14,6 @@ class HostRunConfig(AppConfig):
         from .game import HostRun
 
         registry.register(HostRun("host_run", "Host-run Main Match", registry.MAIN_MATCH))
-        registry.register(HostRun("host_run_death", "Host-run Death Match", registry.DEATH_MATCH))
+        # A Death Match is one player against another (docs/rulings/host_run.md).
+        death = HostRun("host_run_death", "Host-run Death Match", registry.DEATH_MATCH, 2, 2)
+        registry.register(death)

@@ -21,7 +21,7 @@ from .perturb import hidden_perturb
 from .rules import apply_resolution, new_game, round_fields
 from .rules.fields import clean_answers
 from .rules.state import has_round, opens_by_hand, window_of
-from .settings import default_settings, settings_problems
+from .settings import DESCRIBED, default_settings, settings_problems, window_minutes
 from .store import dump, load
 
 DEMO_RULES = """# The Vault (a demo)
@@ -69,14 +69,19 @@ class HostRun(GameType):
     page_template = "host_run/page.html"
     guide_file = str(Path(__file__).with_name("guide.md"))
 
-    def __init__(self, slug: str, name: str, match_kind: str):
+    def __init__(self, slug: str, name: str, match_kind: str, min_players: int = 2, max_players: int = 30):
         self.slug = slug
         self.name = name
         self.match_kind = match_kind
+        self.min_players = min_players
+        self.max_players = max_players
 
     # -- set-up -----------------------------------------------------------------------------------------
     def default_settings(self) -> dict:
         return default_settings()
+
+    def settings_described(self):
+        return list(DESCRIBED)
 
     def settings_problems(self, settings: dict) -> list[str]:
         return settings_problems(settings)
@@ -143,6 +148,9 @@ class HostRun(GameType):
     def round_window(self, game, number: int) -> timedelta | None:
         if not game.state or not has_round(game.state, number):
             return None
+        minutes = window_minutes(game.settings)
+        if minutes:
+            return timedelta(minutes=minutes)  # the demo's (or a test's) windows, over the design's
         amount, unit = window_of(game.state, number)
         return timedelta(minutes=amount) if unit == "minutes" else timedelta(hours=amount)
 

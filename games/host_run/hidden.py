@@ -3,10 +3,15 @@ keeps a design from starting."""
 
 from __future__ import annotations
 
-from games.platform.models import Game
+from django.db import transaction
 
-from .models import Design, Field, PrivateValue
+from games.platform.models import Game, Season
+from games.platform.services.audit import audit
+from games.platform.services.games import game_create
+
+from .models import Design, Field, PrivateColumn, PrivateValue, RoundPlan
 from .rules.fields import definition_problems, keyed
+from .settings import window_minutes
 
 FIELD_KEYS = ("kind", "label", "help", "required", "minimum", "maximum")
 
@@ -44,17 +49,21 @@ def snapshot(game: Game, death_match: bool) -> dict:
     design = Design.objects.get(game=game)
     seats = sorted(game.seats.values_list("number", flat=True))
     columns, private = private_of(design, seats)
+    minutes = window_minutes(game.settings)  # the demo's windows, over the design's (settings.py)
     plans = {
         str(plan.number): {
             "title": plan.title,
-            "window": {"amount": plan.window, "unit": plan.window_unit} if plan.window else None,
+            "window": {"amount": plan.window, "unit": plan.window_unit}
+            if plan.window and not minutes
+            else None,
             "opens": plan.opens,
         }
         for plan in design.round_plans.order_by("number")
     }
+    window = {"amount": minutes, "unit": "minutes"} if minutes else None
     return {
         "rounds": design.rounds,
-        "window": {"amount": design.window, "unit": design.window_unit},
+        "window": window or {"amount": design.window, "unit": design.window_unit},
         "opened_by_hand": design.opened_by_hand,
         "plans": plans,
         "forms": forms_of(design),
@@ -94,9 +103,64 @@ def design_problems(game: Game) -> list[str]:
         name = "the game's form" if where == "game" else f"Round {where}'s form"
         for index, attribute, message in definition_problems(fields):
             label = fields[index]["label"] if index is not None else ""
-            problems.append(f"{name}, {label or attribute}: {message}")
+            # One clause of the console's "Before the start: …; …." line.
+            words = message.rstrip(".")
+            problems.append(f"{name}, {label or attribute}: {words[:1].lower()}{words[1:]}")
     if design.rounds is not None:
         beyond = sorted(int(k) for k in forms if k != "game" and int(k) > design.rounds)
         if beyond:
             problems.append(f"Round {beyond[0]} has a form, but the game has {design.rounds} rounds")
     return problems
+
+
+DESIGN_COPIED = ("rules", "rounds", "window", "window_unit", "opened_by_hand", "scoreboard_public", "board")
+
+
+@transaction.atomic
+def design_copy(*, game: Game, season: Season, name: str, actor=None) -> Game:
+    """A new draft game of the same type, hosts and settings in `season`, with a copy of `game`'s design:
+    its rules, rounds, round plans, questions, private columns, board and scoreboard choice. Not its seats,
+    private values, notes nor anything the game played (results, resolutions): a game played again."""
+    design = Design.objects.get(game=game)
+    copy = game_create(
+        season=season,
+        game_type=game.game_type,
+        name=name,
+        hosts=list(game.hosts.all()),
+        settings=dict(game.settings or {}),
+        public=game.public,
+        actor=actor,
+    )
+    new = Design.objects.create(game=copy, **{name: getattr(design, name) for name in DESIGN_COPIED})
+    RoundPlan.objects.bulk_create(
+        RoundPlan(
+            design=new,
+            number=plan.number,
+            title=plan.title,
+            window=plan.window,
+            window_unit=plan.window_unit,
+            opens=plan.opens,
+        )
+        for plan in design.round_plans.all()
+    )
+    Field.objects.bulk_create(
+        Field(
+            design=new,
+            round_number=field.round_number,
+            order=field.order,
+            kind=field.kind,
+            label=field.label,
+            help=field.help,
+            required=field.required,
+            minimum=field.minimum,
+            maximum=field.maximum,
+            options=field.options,
+        )
+        for field in design.fields.all()
+    )
+    PrivateColumn.objects.bulk_create(
+        PrivateColumn(design=new, order=column.order, name=column.name)
+        for column in design.private_columns.all()
+    )
+    audit(action="host_run_design_copy", actor=actor, game=copy, copied_from=game.pk, name=name)
+    return copy

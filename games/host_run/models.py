@@ -50,6 +50,11 @@ class Design(models.Model):
     def __str__(self) -> str:
         return f"Design of {self.game}"
 
+    @property
+    def locked(self) -> bool:
+        """Once the game has started the design is copied into it: nobody changes it (the admin shows it)."""
+        return self.game.status not in (Game.Status.DRAFT, Game.Status.SEEDING)
+
 
 class RoundPlan(models.Model):
     """A round that differs from the game's defaults: its title, window, or how it opens."""

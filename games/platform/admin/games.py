@@ -22,6 +22,7 @@ from . import live_start, settings_form
 from .actions import run_service
 from .confirm import ask_first_of_selected
 from .console import HostConsole
+from .hidden import served_types
 from .scoping import HostScoped
 from .zoned import ZonedTimes, zoned
 
@@ -228,8 +229,8 @@ class GameAdmin(ZonedTimes, HostConsole, HostScoped, admin.ModelAdmin):
     def hidden_link(self, game):
         """The hidden data's page: its change page once it exists, else its add page with the game chosen."""
         for model, model_admin in self.admin_site._registry.items():
-            # A game's hidden data admin names its type (HiddenDataAdmin, or any admin with `game_type`).
-            if getattr(model_admin, "game_type", "") == game.game_type:
+            # A game's hidden data admin names its types (HiddenDataAdmin: `game_types` or `game_type`).
+            if game.game_type in served_types(model_admin):
                 opts = model._meta
                 found = model._default_manager.filter(game=game).values_list("pk", flat=True).first()
                 if found is not None:

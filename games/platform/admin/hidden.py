@@ -9,19 +9,28 @@ from ..models import Game
 from .scoping import HostScoped
 
 
+def served_types(model_admin) -> tuple[str, ...]:
+    """The game types whose hidden data an admin holds: its `game_types`, else its one `game_type`."""
+    several = tuple(getattr(model_admin, "game_types", ()) or ())
+    one = getattr(model_admin, "game_type", "")
+    return several or ((one,) if one else ())
+
+
 class HiddenDataAdmin(HostScoped):
     """A game's hidden host data (a table, boards): its hosts enter it before the start; then it is locked.
 
-    `game_type` names the registered type and `hidden_related` the one-to-one related name from Game, so
-    the form offers only the host's unstarted games that have none yet. The form takes `hosted=`.
+    `game_type` names the registered type (`game_types` the several one admin serves) and `hidden_related`
+    the one-to-one related name from Game, so the form offers only the host's unstarted games that have none
+    yet. The form takes `hosted=`.
     """
 
     game_type = ""
+    game_types: tuple[str, ...] = ()
     hidden_related = ""
 
     def hosted(self, request):
         games = Game.objects.filter(
-            game_type=self.game_type, status__in=(Game.Status.DRAFT, Game.Status.SEEDING)
+            game_type__in=served_types(self), status__in=(Game.Status.DRAFT, Game.Status.SEEDING)
         )
         if not request.user.is_superuser:
             games = games.filter(hosts=request.user)

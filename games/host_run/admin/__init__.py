@@ -1,0 +1,1 @@
+from . import design  # noqa: F401
