@@ -1,7 +1,7 @@
 """The hosts' resolve page of a host-run game (issue 31.3-4): the round's submissions by question, a draft
-kept unsent, Resolve announcing the public results, each private result in one inbox only, the points, the private
-values and the next round; asking first before the deadline; the end with its candidate, its tie note, the
-season's garnets and Tokens of Life, and the season's pick or elimination after it."""
+kept unsent, Resolve announcing the public results, each private result in one inbox only, the points, the
+private values and the next round; asking first before the deadline; the end with its candidate, its tie
+note, the season's garnets and Tokens of Life, and the season's pick or elimination after it."""
 
 from __future__ import annotations
 
