@@ -354,3 +354,32 @@ def test_a_host_run_death_match_from_the_pick_eliminates_its_loser(client, seaso
         assert told(answer) == "Round 1 resolved: the game is over: charlie is the loser."
     assert SeasonPlayer.objects.get(season=season, user=charlie).eliminated
     assert not SeasonPlayer.objects.get(season=season, user=bob).eliminated
+
+
+def test_the_resolutions_list_shows_a_host_their_own_games_only(client, season, game, hank, alice, make_user):
+    client.force_login(hank)
+    with machine.travel(AFTER, tick=False):
+        client.post(url(game), form_data(game, do="draft"))
+    listed = client.get("/admin/host_run/resolution/")
+    assert listed.status_code == 200 and "The Vault" in listed.content.decode()
+    other = make_user("olga", is_staff=True)
+    client.force_login(other)
+    assert "The Vault" not in client.get("/admin/host_run/resolution/").content.decode()
+
+
+def test_an_open_ended_game_ends_when_the_host_ticks_it_naming_the_candidate(
+    client, season, hank, alice, bob, charlie
+):
+    game = make_game(season, hank, [alice, bob, charlie], rounds=None)
+    a, b, c = (seat_of(game, u).number for u in (alice, bob, charlie))
+    points = {f"s{a}_points": 2, f"s{b}_points": 1}
+    client.force_login(hank)
+    with machine.travel(AFTER, tick=False):
+        page = client.get(url(game)).content.decode()
+        assert "Tick to end the game with this round" in page
+        refused = client.post(url(game), form_data(game, do="resolve", ends_game="on", **points))
+        assert "Choose the Elimination Candidate: the game ends with this round." in refused.content.decode()
+        answer = client.post(url(game), form_data(game, do="resolve", ends_game="on", candidate=c, **points))
+        assert told(answer) == "Round 1 resolved: the game is over: charlie is the Elimination Candidate."
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED and not game.rounds.filter(number=2).exists()

@@ -126,13 +126,6 @@ class ResolveForm(forms.Form):
             if key.startswith("s") and "_" in key and key.split("_")[0][1:].isdigit():
                 field.widget.attrs["aria-label"] = field.label  # a cell of the table: its own name
 
-    def ending(self) -> bool:
-        if self.last_round:
-            return True
-        if self.is_bound:
-            return self.fields["ends_game"].widget.value_from_datadict(self.data, self.files, "ends_game")
-        return bool(self.initial.get("ends_game"))
-
     def _points_now(self) -> dict[int, int]:
         """Each seat's points after this round, as typed so far (the bound data, else the initial)."""
         totals = {}
