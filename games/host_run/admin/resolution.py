@@ -321,7 +321,6 @@ class ResolutionAdmin(HostScoped, admin.ModelAdmin):
     """The resolutions of the games a host hosts (sent or drafts), and the resolve page."""
 
     list_display = ("game", "round_number", "sent_at", "updated_at", "updated_by")
-    list_filter = ("game",)
 
     def has_change_permission(self, request, obj=None):
         return False  # written on the resolve page only
