@@ -7,9 +7,13 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from django.urls import reverse
+
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, RulesError
+from games.platform.models import Game, Round
 from games.platform.registry import DEATH_MATCH, GameType, Outcome
+from genius.clock import site_now
 
 from .describe import describe_submission
 from .forms import RoundForm
@@ -40,26 +44,7 @@ The highest bid wins 3 points; the lowest loses 1. The hosts tell you your role 
 
 def resolution_data(resolution: Resolution) -> dict:
     """A sent Resolution row and its seat results as the rules take it."""
-    return {
-        "round": resolution.round_number,
-        "public_text": resolution.public_text,
-        "board": resolution.board,
-        "ends_game": resolution.ends_game,
-        "candidate": resolution.candidate.number if resolution.candidate_id else None,
-        "tie_note": resolution.tie_note,
-        "seats": {
-            r.seat.number: {
-                "private_text": r.private_text,
-                "points": r.points,
-                "private_values": r.private_values,
-                "rank": r.rank,
-                "winner": r.winner,
-                "tokens_of_life": r.tokens_of_life,
-                "garnets": r.garnets,
-            }
-            for r in resolution.seat_results.select_related("seat")
-        },
-    }
+    return resolution.as_rules_data()
 
 
 class HostRun(GameType):
@@ -192,6 +177,16 @@ class HostRun(GameType):
 
     def describe_submission(self, game, payload) -> str:
         return describe_submission(game, payload)
+
+    def console_links(self, game) -> list[tuple[str, str]]:
+        """The hosts' resolve page of the round now open or closed and waiting for them."""
+        rnd = game.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
+        if game.status != Game.Status.RUNNING or rnd is None or (game.state or {}).get("final") is not None:
+            return []
+        url = reverse("admin:host_run_resolution_resolve", args=[game.pk])
+        if rnd.remaining_when_paused is None and rnd.closes_at <= site_now():
+            return [(f"Write the results of Round {rnd.number}", url)]
+        return [(f"Prepare the results of Round {rnd.number} (a draft while it is open)", url)]
 
     # -- the season around the game ---------------------------------------------------------------------
     def elimination_candidate(self, game) -> int | None:

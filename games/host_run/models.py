@@ -151,6 +151,29 @@ class Resolution(models.Model):
     def __str__(self) -> str:
         return f"Resolution of Round {self.round_number} of {self.game}"
 
+    def as_rules_data(self) -> dict:
+        """This resolution and its seat results as the rules take it (rules/resolution.py)."""
+        return {
+            "round": self.round_number,
+            "public_text": self.public_text,
+            "board": self.board,
+            "ends_game": self.ends_game,
+            "candidate": self.candidate.number if self.candidate_id else None,
+            "tie_note": self.tie_note,
+            "seats": {
+                r.seat.number: {
+                    "private_text": r.private_text,
+                    "points": r.points,
+                    "private_values": r.private_values,
+                    "rank": r.rank,
+                    "winner": r.winner,
+                    "tokens_of_life": r.tokens_of_life,
+                    "garnets": r.garnets,
+                }
+                for r in self.seat_results.select_related("seat")
+            },
+        }
+
 
 class SeatResult(models.Model):
     """One seat's part of a resolution: its inbox message, points, private values, and (at the end) its

@@ -176,6 +176,11 @@ class GameType:
         so here, though only the hosts' console reads it."""
         return None
 
+    def console_links(self, game: Game) -> list[tuple[str, str]]:
+        """Pages of the game's own the hosts' console links to beside the round's words, as (words, url):
+        "Write the results of Round 2" where the hosts work out a round's results on a page of their own."""
+        return []
+
     def verdicts(self, game: Game) -> list[Verdict]:
         """The hosts' verdicts this round needs (given or not): the console lists those still waiting, with
         a button per answer. A round that waits for one raises NotReady from `resolve_round`."""

@@ -12,6 +12,7 @@ from django.contrib.messages import get_messages
 from django.core import mail
 from django.utils import timezone
 
+from games.platform import registry
 from games.platform.models import AuditLog, Event, Game, NotificationPreference, OutboxTask, Round
 from games.platform.services import games as game_services
 from games.platform.services.rounds import submission_save
@@ -303,3 +304,14 @@ def test_a_round_that_failed_once_and_now_waits_shows_what_it_waits_for(client, 
         game_page = client.get(f"/games/{running.id}/").content.decode()
     assert "Waiting: the hosts&#x27; verdict on seat 1" in page and "blew up" not in page
     assert "The round is waiting: the hosts&#x27; verdict on seat 1" in game_page
+
+
+def test_the_console_links_to_the_pages_the_game_type_names(client, running, hank, monkeypatch):
+    """GameType.console_links: a game's own host pages (a host-run game's resolve page) beside the round."""
+    kind = registry.get("tally")
+    monkeypatch.setattr(
+        type(kind), "console_links", lambda self, game: [("Write the results of Round 0", "/somewhere/")]
+    )
+    client.force_login(hank)
+    page = console_of(client, running)
+    assert '<li><a href="/somewhere/">Write the results of Round 0</a></li>' in page

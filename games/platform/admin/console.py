@@ -174,6 +174,7 @@ def console(game: Game, hidden_link: str = "") -> dict:
         "verdicts": [v for v in verdicts if v.given is None],
         "judged": [v for v in verdicts if v.given is not None],
         "buttons": _buttons(game, kind, rnd),
+        "links": kind.console_links(game),
         "seated": f"{len(seats)} seated ({kind.min_players} to {kind.max_players} players)",
         "categories": ANNOUNCE_CATEGORIES,
         "can_remind": open_round and bool(missing),
