@@ -25,7 +25,8 @@ from tests.sweeping import sweep
 pytestmark = pytest.mark.django_db
 
 RULES = (
-    "# The Vault\n\nBid for the key.\n\n<script>alert('rules')</script>\n\n<form action='/x'><input></form>\n\n"
+    "# The Vault\n\nBid for the key.\n\n<script>alert('rules')</script>\n\n"
+    "<form action='/x'><input></form>\n\n"
     '<img src=x onerror="alert(1)">\n\n| Round | What |\n|---|---|\n| 1 | Bids |\n'
 )
 ANSWER = {"bid": 4, "suspect": 1, "door": "Red", "share_the_key": True}
@@ -103,7 +104,7 @@ def feed_texts(game, user=None) -> str:
     return json.dumps(answer.json())
 
 
-# -- the API --------------------------------------------------------------------------------------------------
+# -- the API -------------------------------------------------------------------------------------------------
 
 
 def test_the_round_form_route_gives_the_open_rounds_json_schema_to_players_and_spectators(vault, players):
