@@ -17,13 +17,13 @@ from genius.clock import site_now
 
 from .describe import describe_submission
 from .forms import RoundForm
-from .hidden import design_problems, private_of, snapshot
+from .hidden import design_problems, hidden_set, private_of, snapshot
 from .models import Design, Field, PrivateColumn, PrivateValue, Resolution
 from .names import seat_names
 from .observation import observe, public_state
 from .perturb import hidden_perturb
 from .rules import apply_resolution, new_game, round_fields
-from .rules.fields import clean_answers
+from .rules.fields import clean_answers, json_schema
 from .rules.state import has_round, opens_by_hand, window_of
 from .settings import DESCRIBED, default_settings, settings_problems, window_minutes
 from .store import dump, load
@@ -87,6 +87,19 @@ class HostRun(GameType):
             return {"private": None, "notes": None}
         seats = sorted(game.seats.values_list("number", flat=True))
         return {"private": private_of(design, seats)[1], "notes": design.notes}
+
+    def game_rules(self, game) -> str:
+        """The hosts' rules text: as it stood at the start once the game runs, else the design's."""
+        if game.state:
+            return game.state.get("rules") or ""
+        design = Design.objects.filter(game=game).first()
+        return design.rules if design is not None else ""
+
+    def hidden_data_set(self, game, data: dict) -> None:
+        """The API's way to set a game up before the start: each seat's private values and the hosts' notes
+        (as `hidden_data` gives them), and any public part of the design (rules, board, rounds, window,
+        opened_by_hand, scoreboard_public, forms), each checked (RulesError names the part)."""
+        hidden_set(game, data)
 
     def demo_prepare(self, game) -> None:
         """A three-round demo: a game form of five kinds, a private "Role" per seat, notes, a board."""
@@ -152,6 +165,12 @@ class HostRun(GameType):
         if state.get("final") is not None:
             raise RulesError("The game is over.", field="round")
         return clean_answers(round_fields(state, round.number), payload, self._players(game))
+
+    def round_form_schema(self, game, round) -> dict | None:
+        """The JSON Schema of the round's form: the hosts' questions, a player question's enum the seats."""
+        if not game.state:
+            return None
+        return json_schema(round_fields(game.state, round.number), self._players(game))
 
     def submission_form(self, game, seat, round, data=None, initial=None):
         state = load(game)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from games.platform.kit import RulesError
 from games.platform.models import Game, Season
 from games.platform.services.audit import audit
 from games.platform.services.games import game_create
@@ -164,3 +165,153 @@ def design_copy(*, game: Game, season: Season, name: str, actor=None) -> Game:
     )
     audit(action="host_run_design_copy", actor=actor, game=copy, copied_from=game.pk, name=name)
     return copy
+
+
+# What PUT/POST /api/games/{id}/host/hidden/ takes: the hidden data (`private`, `notes`) in the shape
+# `hidden_data` gives it, and, for a design set up wholly through the API, its public parts.
+DESIGN_KEYS = ("rules", "board", "rounds", "window", "opened_by_hand", "scoreboard_public", "forms")
+COLUMN_MAX = 40
+
+
+def _text_of(data: dict, key: str) -> str:
+    value = data.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise RulesError(f"{key} is text (Markdown).", field=key)
+    return value
+
+
+def _private_rows(game: Game, private) -> tuple[list[str], dict[int, dict[str, str]]]:
+    """The columns (in the order first named) and each seat's values, checked: {seat: {column: text}}."""
+    if not isinstance(private, dict):
+        raise RulesError('private is {"seat number": {"column": "value"}}.', field="private")
+    seats = set(game.seats.values_list("number", flat=True))
+    columns: list[str] = []
+    rows: dict[int, dict[str, str]] = {}
+    for seat, values in private.items():
+        number = int(seat) if str(seat).isdigit() else None
+        if number not in seats:
+            raise RulesError(f"There is no seat {seat} in this game (seats count from 0).", field="private")
+        if not isinstance(values, dict):
+            raise RulesError(f'Seat {seat}\'s values are {{"column": "value"}}.', field="private")
+        for column, value in values.items():
+            name = str(column).strip()
+            if not name or len(name) > COLUMN_MAX:
+                raise RulesError(f"A column's name is 1 to {COLUMN_MAX} characters.", field="private")
+            if not isinstance(value, str | int):
+                raise RulesError(f"Seat {seat}'s {name} is text.", field="private")
+            if name not in columns:
+                columns.append(name)
+            rows.setdefault(number, {})[name] = str(value)
+    return columns, rows
+
+
+def _forms(forms) -> dict[str, list[dict]]:
+    """{"game": [questions], "2": [questions]} checked by the one module that checks forms."""
+    if not isinstance(forms, dict) or not all(isinstance(v, list) for v in forms.values()):
+        raise RulesError('forms is {"game": [questions], "2": [Round 2\'s own questions]}.', field="forms")
+    checked: dict[str, list[dict]] = {}
+    for where, fields in forms.items():
+        if where != "game" and not (str(where).isdigit() and int(where) >= 1):
+            raise RulesError(f'A form is "game" or a round number from 1, not "{where}".', field="forms")
+        if not all(isinstance(f, dict) for f in fields):
+            raise RulesError("Each question is an object (kind, label, help, ...).", field="forms")
+        if not fields and where != "game":
+            continue
+        name = "The game's form" if where == "game" else f"Round {where}'s form"
+        for index, attribute, message in definition_problems(fields):
+            which = f", question {index + 1} ({attribute})" if index is not None else ""
+            raise RulesError(f"{name}{which}: {message}", field="forms")
+        checked[str(where)] = keyed(fields)
+        for index, field in enumerate(checked[str(where)]):
+            if any(abs(field[k]) > 10**9 for k in ("minimum", "maximum") if field[k] is not None):
+                raise RulesError(
+                    f"{name}, question {index + 1}: keep the least and most within a billion.", field="forms"
+                )
+    return checked
+
+
+def _design_values(data: dict) -> dict:
+    values: dict = {}
+    for key in ("rules", "board"):
+        if key in data:
+            values[key] = _text_of(data, key)
+    if "rounds" in data:
+        rounds = data["rounds"]
+        if rounds is not None and (
+            isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 99
+        ):
+            raise RulesError(
+                "rounds is a whole number from 1 to 99, or null for an open-ended game.", field="rounds"
+            )
+        values["rounds"] = rounds
+    if "window" in data:
+        window = data["window"]
+        amount = window.get("amount") if isinstance(window, dict) else None
+        unit = window.get("unit", "hours") if isinstance(window, dict) else None
+        if isinstance(amount, bool) or not isinstance(amount, int) or not 1 <= amount <= 10000:
+            raise RulesError(
+                'window is {"amount": from 1 to 10000, "unit": "hours" or "minutes"}.', field="window"
+            )
+        if unit not in ("hours", "minutes"):
+            raise RulesError('The window\'s unit is "hours" or "minutes".', field="window")
+        values.update(window=amount, window_unit=unit)
+    for key in ("opened_by_hand", "scoreboard_public"):
+        if key in data:
+            if not isinstance(data[key], bool):
+                raise RulesError(f"{key} is true or false.", field=key)
+            values[key] = data[key]
+    return values
+
+
+@transaction.atomic
+def hidden_set(game: Game, data: dict) -> None:
+    """Store the hosts' data sent through the API (before the start; the service checks that): every part is
+    checked before anything is stored, and a part left out stays as it was."""
+    unknown = sorted(set(data) - {"private", "notes", *DESIGN_KEYS})
+    if unknown:
+        known = ", ".join(("private", "notes", *DESIGN_KEYS))
+        raise RulesError(f"Unknown part {unknown[0]!r}: the parts are {known}.", field=unknown[0])
+    values = _design_values(data)
+    if "notes" in data:
+        values["notes"] = _text_of(data, "notes")
+    private = _private_rows(game, data["private"]) if data.get("private") is not None else None
+    forms = _forms(data["forms"]) if data.get("forms") is not None else None
+    design, _ = Design.objects.get_or_create(game=game)
+    if values:
+        Design.objects.filter(pk=design.pk).update(**values)
+    if forms is not None:
+        design.fields.all().delete()
+        Field.objects.bulk_create(
+            [
+                Field(
+                    design=design,
+                    round_number=None if where == "game" else int(where),
+                    order=order,
+                    kind=f["kind"],
+                    label=f["label"],
+                    help=f["help"] or "",
+                    required=f["required"],
+                    minimum=f["minimum"],
+                    maximum=f["maximum"],
+                    options="\n".join(f["options"]),
+                )
+                for where, fields in forms.items()
+                for order, f in enumerate(fields, start=1)
+            ]
+        )
+    if private is not None:
+        columns, rows = private
+        design.private_columns.all().delete()
+        made = PrivateColumn.objects.bulk_create(
+            [PrivateColumn(design=design, order=i, name=name) for i, name in enumerate(columns, start=1)]
+        )
+        seats = {s.number: s for s in game.seats.all()}
+        PrivateValue.objects.bulk_create(
+            [
+                PrivateValue(column=column, seat=seats[number], value=values_.get(column.name, ""))
+                for number, values_ in rows.items()
+                for column in made
+            ]
+        )

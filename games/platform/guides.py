@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
@@ -115,3 +115,28 @@ def rules_page(request, slug: str):
         "rulings": rendered(rulings_file(slug), prefix="ruling", shift=1, drop_title=True),
     }
     return render(request, "platform/rules.html", context)
+
+
+@require_safe
+def game_rules_page(request, game_id: int):
+    """One game's own rules (a host-run game's hosts write them), for whoever may open the game, with the
+    link to its type's guide; a game whose rules are its type's guide is sent there."""
+    from .models import Game
+    from .observation import viewer_or_404
+
+    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
+    viewer_or_404(game, request.user)
+    kind = registry.get(game.game_type)
+    text = kind.game_rules(game)
+    if not text.strip():
+        if not has_rules(kind.slug):
+            raise Http404("No rules for this game here.")
+        return redirect("rules", slug=kind.slug)
+    context = {
+        "game": game,
+        "kind": _summary(kind),
+        "has_guide": has_rules(kind.slug),
+        # The hosts' Markdown: raw HTML in it is shown as text, never run (markdown-it's html off).
+        "rules": mark_safe(to_html(text, prefix="rules", shift=1)),  # escaped by the renderer
+    }
+    return render(request, "platform/game_rules.html", context)

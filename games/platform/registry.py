@@ -126,6 +126,11 @@ class GameType:
         """
         raise RulesError("This game has no hidden data to set.", field="hidden")
 
+    def game_rules(self, game: Game) -> str:
+        """This game's own rules, where its hosts write them (Markdown, shown with raw HTML as text on the
+        game's rules page, /games/<id>/rules/); "": the type's guide is the whole of its rules."""
+        return ""
+
     def demo_prepare(self, game: Game) -> None:
         """Seed the hidden data of a demo game (e.g. draw it from the game's seed), before it starts."""
 
@@ -152,6 +157,11 @@ class GameType:
     def submission_form(
         self, game: Game, seat: Seat, round: Round, data=None, initial=None
     ) -> forms.Form | None:
+        return None
+
+    def round_form_schema(self, game: Game, round: Round) -> dict | None:
+        """A JSON Schema of `round`'s submission payload, for a game whose form is data (the API's
+        /round-form/ route publishes it). None: this game type describes its form in its guide."""
         return None
 
     def owed(self, game: Game, seat: Seat, round: Round) -> str | None:

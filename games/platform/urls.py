@@ -19,6 +19,7 @@ urlpatterns = [
     path("rules/", guides.rules_index, name="rules-index"),
     path("rules/<slug:slug>/", guides.rules_page, name="rules"),
     path("games/<id:game_id>/", views.game_page, name="game"),
+    path("games/<id:game_id>/rules/", guides.game_rules_page, name="game-rules"),
     path("games/<id:game_id>/live/", views.game_feed, name="game-feed"),
     path("games/<id:game_id>/presence/", presence_views.game_presence, name="game-presence"),
     path("games/<id:game_id>/history/", views.game_history, name="game-history"),

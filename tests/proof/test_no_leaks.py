@@ -2,9 +2,11 @@
 
 The world: season 1 hosted by hank, with a running Tally game (three players) carrying canaries in its
 hidden state, hidden data, submissions, inbox, pair chats and ledger, plus one running game of every
-registered type (started through `demo_prepare`) with canaries in its inbox, chats and ledger (a game's own
-hidden fields, its cards and boards, have no generic place to plant a canary: the game types would need a
-hook for it). Season 2 has
+registered type (started through `demo_prepare`) with canaries in its inbox, chats and ledger, and, where the
+type has them, in each seat's private values and the hosts' notes (set through `hidden_data_set`) and in each
+seat's text answers to a form it publishes (`round_form_schema`): a host-run game's (a game's own hidden
+fields, its cards and boards, have no generic place to plant a canary: the game types would need a hook for
+it). Season 2 has
 another host running another Tally game with canaries of its own. Then every URL pattern of the resolver is
 filled from these objects and requested with GET by an anonymous spectator, a logged-in outsider, each
 player, the host of the other game and (as the control that the canaries can be found at all) the host.
@@ -92,6 +94,63 @@ def plant(world: World, game: Game, tag: str) -> None:
         world.canaries.append(Canary(game.commitment_salt, game, shown_to_hosts=False))
 
 
+def plant_private(game: Game, kind, tag: str) -> list[Canary]:
+    """Before the start: a type whose hidden data holds per-seat private values (`private`: {seat: {column:
+    value}}, a host-run game's) and the hosts' `notes` gets canaries there, set the API's way
+    (`hidden_data_set`): each seat's values are its own, the notes the hosts'."""
+    data = kind.hidden_data(game)
+    private, found = data.get("private"), []
+    if not isinstance(private, dict) or not all(isinstance(v, dict) and v for v in private.values()):
+        return []
+    planted = {
+        seat: {column: f"CANARY-PRIVATE-{tag}-{seat}-{i}" for i, column in enumerate(values)}
+        for seat, values in private.items()
+    }
+    update = {"private": planted}
+    found += [Canary(v, game, (int(seat),)) for seat, values in planted.items() for v in values.values()]
+    if isinstance(data.get("notes"), str):
+        update["notes"] = f"CANARY-NOTES-{tag}"
+        found.append(Canary(update["notes"], game))
+    kind.hidden_data_set(game, update)
+    return found
+
+
+def canary_payload(schema: dict, text: str) -> dict | None:
+    """A valid payload of a round form's JSON Schema (GameType.round_form_schema) whose every text answer is
+    `text`; None when the form takes no text."""
+    payload, texts = {}, 0
+    for key, spec in schema.get("properties", {}).items():
+        types = spec.get("type") if isinstance(spec.get("type"), list) else [spec.get("type")]
+        enum = [v for v in spec.get("enum", []) if v is not None]
+        if "string" in types and not enum:
+            payload[key], texts = text[: spec.get("maxLength", len(text))], texts + 1
+        elif enum:
+            payload[key] = enum[0]
+        elif "integer" in types:
+            payload[key] = spec.get("minimum", 0)
+        elif "boolean" in types:
+            payload[key] = True
+        elif "array" in types:
+            payload[key] = spec["items"].get("enum", [])[: spec.get("minItems", 1)]
+    return payload if texts else None
+
+
+def plant_submissions(game: Game, kind, tag: str) -> list[Canary]:
+    """Each seat's submission to the open round, where the type publishes its form (a host-run game's), with
+    a canary in every text answer: the seat's own and the hosts' until the end."""
+    rnd = game.rounds.filter(status="open").order_by("-number").first()
+    schema = kind.round_form_schema(game, rnd) if rnd is not None else None
+    found = []
+    for seat in game.seats.all() if schema else []:
+        text = f"CANARY-SUB-{tag}-{seat.number}"
+        payload = canary_payload(schema, text)
+        if payload is None:
+            break
+        submission_save(seat=seat, round_number=rnd.number, payload=payload)
+        found.append(Canary(text, game, (seat.number,)))
+    return found
+
+
 def tally_game(world, season, host, players, tag, public=True) -> Game:
     game = game_services.game_create(
         season=season,
@@ -147,8 +206,10 @@ def build_world(make_user) -> World:
             for user in (players + extra)[:need]:
                 game_services.game_seat(game=game, user=user, actor=hank)
             kind.demo_prepare(game)
+            private_canaries = plant_private(game, kind, kind.slug.upper())
             game_services.game_start(game=game, actor=hank)
             game.refresh_from_db()
+            world.canaries += private_canaries + plant_submissions(game, kind, kind.slug.upper())
         except Exception as exc:  # a type that cannot start is reported by its own test, not skipped
             world.not_started[kind.slug] = f"{type(exc).__name__}: {exc}"
             continue
@@ -338,6 +399,10 @@ def test_every_url_pattern_is_filled_by_the_crawler(make_user):
 def test_every_registered_type_starts_with_demo_data(make_user):
     world = build_world(make_user)
     assert not world.not_started, f"Game types that could not start for the crawl: {world.not_started}"
+    # The host-run game's demo holds private values, notes and a form with a text answer: all carry canaries.
+    texts = {c.text for c in world.canaries}
+    for prefix in ("CANARY-PRIVATE-HOST_RUN-0-0", "CANARY-NOTES-HOST_RUN", "CANARY-SUB-HOST_RUN-2"):
+        assert prefix in texts
 
 
 def foreign(route: Route, url: str, owners: set[int], kind: str, world: World, user) -> bool:

@@ -66,8 +66,30 @@ class SubmissionIn(serializers.Serializer):
     round = serializers.IntegerField(
         min_value=0, max_value=MAX_NUMBER, help_text="The round this submission is for."
     )
-    payload = serializers.DictField(help_text="The round's form, as the game type defines it.")
+    payload = serializers.DictField(
+        help_text="The round's form, as the game type defines it (its guide says what it asks). A host-run "
+        "game's form is the hosts' data: GET /api/games/{id}/round-form/ publishes its JSON Schema (one key "
+        "per question); a wrong answer is a 400 with `errors` under that question's key."
+    )
     final = serializers.BooleanField(default=False, help_text="Mark it final (the round may close early).")
+
+
+class RoundFormOut(serializers.Serializer):
+    round = serializers.IntegerField(
+        allow_null=True, help_text="The game's latest round; null before the first."
+    )
+    status = serializers.CharField(
+        allow_null=True,
+        help_text="That round's status: open (submissions are taken), closed (results coming), resolved, "
+        "failed; null before the first round.",
+    )
+    schema = serializers.DictField(
+        allow_null=True,
+        help_text="A JSON Schema of that round's submission `payload` (a host-run game: one property per "
+        "question, keyed as the payload takes it; a player question's enum is the game's seat numbers). Null "
+        "where the game type describes its form in its guide, or before the first round.",
+    )
+    note = serializers.CharField(help_text="In words: what the schema is, or where the form is described.")
 
 
 class SubmissionOut(serializers.Serializer):

@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/", views.GameListApi.as_view(), name="api-games"),
     path("games/<id:game_id>/", views.GameDetailApi.as_view(), name="api-game"),
     path("games/<id:game_id>/feed/", views.FeedApi.as_view(), name="api-feed"),
+    path("games/<id:game_id>/round-form/", views.RoundFormApi.as_view(), name="api-round-form"),
     path("games/<id:game_id>/submission/", views.SubmissionApi.as_view(), name="api-submission"),
     path("games/<id:game_id>/action/", views.ActionApi.as_view(), name="api-action"),
     path("games/<id:game_id>/here/", views.HereApi.as_view(), name="api-here"),

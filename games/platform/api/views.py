@@ -8,6 +8,7 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.authtoken.views import ObtainAuthToken
@@ -24,9 +25,11 @@ from ..errors import NotAllowed
 from ..kit import RulesError
 from ..models import DeathMatchPick, Game, Season, Submission, UnknownRef, check_cursor, rows_after
 from ..observation import (
+    current_round,
     event_dict,
     events_named,
     observe,
+    round_dict,
     seat_of_player,
     viewer_or_404,
     visible_events,
@@ -169,6 +172,27 @@ class FeedApi(APIView):
         except UnknownRef:
             raise RulesError(NOT_A_CURSOR.format(what="event"), field="after") from None
         return Response({"version": game.version, "events": events_named(game, found)})
+
+
+class RoundFormApi(APIView):
+    @extend_schema(
+        responses=s.RoundFormOut,
+        summary="The JSON Schema of the latest round's submission payload (host-run games publish theirs)",
+    )
+    def get(self, request, game_id: int):
+        game, _ = game_for(request, game_id)
+        rnd = current_round(game)
+        if rnd is None:
+            note = "No round has opened yet."
+            return Response({"round": None, "status": None, "schema": None, "note": note})
+        schema = registry.get(game.game_type).round_form_schema(game, rnd)
+        note = (
+            f"The JSON Schema of Round {rnd.number}'s submission payload."
+            if schema is not None
+            else "This game type describes its form in its guide (the rules page), not here."
+        )
+        status_now = round_dict(rnd, timezone.now())["status"]
+        return Response({"round": rnd.number, "status": status_now, "schema": schema, "note": note})
 
 
 class SubmissionApi(APIView):
