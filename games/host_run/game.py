@@ -12,6 +12,7 @@ from django.urls import reverse
 from games.platform.errors import NotReady
 from games.platform.kit import Announce, RulesError
 from games.platform.models import Game, Round
+from games.platform.observation import current_round
 from games.platform.registry import DEATH_MATCH, GameType, Outcome
 from genius.clock import site_now
 
@@ -53,6 +54,7 @@ class HostRun(GameType):
     max_players = 30
     page_template = "host_run/page.html"
     guide_file = str(Path(__file__).with_name("guide.md"))
+    hidden_words = "the design"  # its rules, rounds, questions, private values and notes: one admin page
 
     def __init__(self, slug: str, name: str, match_kind: str, min_players: int = 2, max_players: int = 30):
         self.slug = slug
@@ -191,14 +193,33 @@ class HostRun(GameType):
         )
         if resolution is None:
             raise NotReady(f"Closed: the hosts are working out the results of Round {round.number}.")
-        state, events = apply_resolution(load(game), resolution_data(resolution))
+        data = {**resolution_data(resolution), "game_name": game.name}  # the ledger's reasons name it
+        state, events = apply_resolution(load(game), data)
         return Outcome(state=dump(state), events=events, finished=state.get("final") is not None)
 
     def describe_submission(self, game, payload) -> str:
-        return describe_submission(game, payload)
+        # The console describes the latest round's submissions: by that round's own form, where it has one.
+        rnd = current_round(game)
+        return describe_submission(game, payload, rnd.number if rnd is not None and game.state else None)
 
     def console_links(self, game) -> list[tuple[str, str]]:
-        """The hosts' resolve page of the round now open or closed and waiting for them."""
+        """The hosts' resolve page of the round now open or closed and waiting for them; once the game
+        started, its design (read-only: before the start the console's hidden-data link is it); and "Copy
+        this game" while it has a design."""
+        links = self._resolve_link(game)
+        design = Design.objects.filter(game=game).values_list("pk", flat=True).first()
+        if design is not None:
+            if game.status not in (Game.Status.DRAFT, Game.Status.SEEDING):
+                links.append(
+                    (
+                        "The design (read-only since the start)",
+                        reverse("admin:host_run_design_change", args=[design]),
+                    )
+                )
+            links.append(("Copy this game", reverse("admin:host_run_design_copy", args=[design])))
+        return links
+
+    def _resolve_link(self, game) -> list[tuple[str, str]]:
         rnd = game.rounds.filter(status=Round.Status.OPEN).order_by("-number").first()
         if game.status != Game.Status.RUNNING or rnd is None or (game.state or {}).get("final") is not None:
             return []

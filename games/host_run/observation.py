@@ -7,7 +7,7 @@ values too; the hosts see everything. The end reveals all."""
 from __future__ import annotations
 
 from games.platform.guides import to_html
-from games.platform.models import Game
+from games.platform.models import Game, Round
 from games.platform.observation import current_round
 
 from .names import seat_names
@@ -61,7 +61,8 @@ def observe(game: Game, viewer) -> dict:
     else:
         view = public_view(state)
     rnd = current_round(game)
-    number = rnd.number if rnd is not None else None
+    # A resolved latest round asks nothing: the next one waits for a host's "Open Round N" (or the end).
+    number = rnd.number if rnd is not None and rnd.status == Round.Status.OPEN else None
     out = {
         "started": True,
         "viewer_role": viewer.role,

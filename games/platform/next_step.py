@@ -225,7 +225,7 @@ def _draft(game: Game, kind, facts: Facts) -> Step:
     problems = kind.hidden_problems(game)
     if problems:
         return Step(
-            f"Enter the hidden data: {'; '.join(problems)}.",
+            f"Enter {kind.hidden_words}: {'; '.join(problems)}.",
             link=console_link(game),
             link_words="Its console",
             game_id=game.pk,

@@ -96,6 +96,7 @@ def test_the_last_round_ends_the_game_with_garnets_tokens_and_the_candidate():
         state,
         {
             "round": 2,
+            "game_name": "The Vault",
             "public_text": "",
             "candidate": 2,
             "tie_note": "Seat 2 and 3 tied; the earlier bid stays.",
@@ -107,9 +108,9 @@ def test_the_last_round_ends_the_game_with_garnets_tokens_and_the_candidate():
         },
     )
     assert events[0] == Announce("Round 2 (The auction) is resolved.")
-    assert Ledger(0, "garnets", 2, "The game's end") in events
-    assert Ledger(0, "tokens_of_life", 1, "The game's end") in events
-    assert Ledger(1, "garnets", 1, "The game's end") in events
+    assert Ledger(0, "garnets", 2, "Won The Vault") in events
+    assert Ledger(0, "tokens_of_life", 1, "Won The Vault") in events
+    assert Ledger(1, "garnets", 1, "Rank 2 in The Vault") in events
     end = events[-1]
     assert isinstance(end, Announce) and f"Elimination Candidate: {seat_ref(2)}" in end.text
     assert "earlier bid stays" in end.text and f"Won by {seat_ref(0)}" in end.text

@@ -88,12 +88,12 @@ def _the_end(state: dict, resolution: dict, parts: dict[int, dict], number: int)
     tie_note = (resolution.get("tie_note") or "").strip()
     state["final"] = {"candidate": candidate, "winners": winners, "ranking": ranking, "tie_note": tie_note}
     events: list = []
-    reason = "The game's end"
+    name = (resolution.get("game_name") or "").strip() or "the game"
     for seat in sorted(parts):
         for what in ("garnets", "tokens_of_life"):
             amount = _whole(parts[seat].get(what), what)
             if amount:
-                events.append(Ledger(seat, what, amount, reason))
+                events.append(Ledger(seat, what, amount, _reason(name, parts[seat], seat in winners)))
     words = [f"The game is over after Round {number}."]
     if winners:
         words.append("Won by " + ", ".join(seat_ref(s) for s in winners) + ".")
@@ -104,3 +104,13 @@ def _the_end(state: dict, resolution: dict, parts: dict[int, dict], number: int)
         words.append(f"The tie: {tie_note}")
     events.append(Announce(" ".join(words), {"final": True}))
     return state, events
+
+
+def _reason(name: str, part: dict, won: bool) -> str:
+    """The season ledger's reason for an award at the end, as its player reads it: "Won The Vault",
+    "Rank 2 in The Vault", "The end of The Vault"."""
+    if won:
+        return f"Won {name}"
+    if part.get("rank") not in (None, ""):
+        return f"Rank {int(part['rank'])} in {name}"
+    return f"The end of {name}"

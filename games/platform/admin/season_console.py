@@ -157,6 +157,17 @@ def open_round(request, game: Game):
 
 def _created(pick: DeathMatchPick, dm: Game, start_at: datetime) -> str:
     pick.refresh_from_db()
+    if dm.status == Game.Status.DRAFT:  # its hosts set it up first (death_match_open)
+        problems = registry.get(dm.game_type).hidden_problems(dm)
+        return format_html(
+            'Created <a href="{}">{}</a>: {} vs {}, seated. Before it can start: {}. Set it up from its '
+            "console, then press Start.",
+            _console(dm),
+            dm.name,
+            label(pick.candidate),
+            label(pick.opponent),
+            "; ".join(p.rstrip(".") for p in problems),
+        )
     return format_html(
         'Created <a href="{}">{}</a>: {} vs {}, seated and open for them to sit down; its clocks start {}.',
         _console(dm),

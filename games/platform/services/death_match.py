@@ -61,7 +61,8 @@ def death_match_open(*, pick: DeathMatchPick, actor, start_at, now=None) -> Game
     """One press from a made pick to a Death Match its two players can sit down at: created and seated
     (`death_match_create`), its clocks set to start at `start_at` (the host's choice), and started, so each
     says "I'm here" from now on and the sweep starts the clocks then. All of it or nothing: a start the game
-    refuses leaves no draft behind."""
+    refuses leaves no draft behind. A type whose hosts must set the match up first (`hidden_problems`: a
+    host-run Death Match has no design yet) is left a draft, created and seated, for them to start."""
     now = now or site_now()
     if start_at <= now:
         raise RulesError("Pick a start time in the future: the players need time to come.", field="start_at")
@@ -70,7 +71,10 @@ def death_match_open(*, pick: DeathMatchPick, actor, start_at, now=None) -> Game
         dm.hosts.add(
             actor
         )  # the season's host who made it runs it from its console, hosting its Main Match or not
-    if registry.get(dm.game_type).flow == "turns":
+    kind = registry.get(dm.game_type)
+    if kind.flow == "turns":
         timed = {CLOCKS_START: AT_START_TIME, START_TIME: start_at.isoformat()}
         dm = game_settings_update(game=dm, settings=timed, actor=actor)
+    if kind.hidden_problems(dm):
+        return dm  # the hosts set it up on its console, then start it
     return game_start(game=dm, actor=actor, now=now)
