@@ -10,6 +10,11 @@ PYTHON ?= $(shell for p in python3.14 python3.13 python3.12 \
 	  if command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(sys.version_info < (3, 12))' 2>/dev/null; then \
 	    command -v $$p; break; fi; done)
 PORT ?= 8000
+# `make test` runs the suite on pytest-xdist's workers, one per core up to 4 (TEST_WORKERS=0: in this
+# process, one test after another). Each worker has a test database and Redis databases of its own
+# (tests/conftest.py). Tests are handed out one at a time; those marked xdist_group go, each group
+# together, to one worker (--dist loadgroup).
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); if [ $$n -gt 4 ]; then n=4; elif [ $$n -lt 2 ]; then n=0; fi; echo $$n)
 
 .PHONY: run test venv demo lint bench clean
 
@@ -37,7 +42,7 @@ endif
 
 
 test: venv
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 bench: venv
 	$(PY) bench/run.py $(BENCH_ARGS)

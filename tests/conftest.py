@@ -20,6 +20,46 @@ NEEDS_A_SERVICE = re.compile(r"postgres|redis|broker|row locks|other process|liv
 _skipped_unmarked: list[str] = []
 
 
+def pytest_configure(config):
+    # `make test` runs the suite on pytest-xdist's workers (gw0, gw1, ...), each a process of its own.
+    # pytest-django gives each its own test database (name_gw0, ...); the Redis databases are given here.
+    # Every test empties the page cache, and the real-worker tests flush their broker's database: two
+    # workers on one Redis database would empty each other's mid-test. Worker N takes the Nth database
+    # after the one given for the cache (REDIS_URL) and the Nth before it for the broker
+    # (GENIUS_TEST_BROKER, 15 unless given): gw0 keeps both, so a run without -n is as before.
+    worker = getattr(config, "workerinput", {}).get("workerid", "")
+    if not worker.startswith("gw") or worker == "gw0":
+        return
+    n = int(worker[2:])
+    broker = os.environ.get("GENIUS_TEST_BROKER", "redis://127.0.0.1:6379/15")
+    os.environ["GENIUS_TEST_BROKER"] = _other_redis_database(broker, -n)
+    redis_url = os.environ.get("REDIS_URL", "")
+    if not redis_url:
+        return
+    from django.conf import settings
+    from django.test.utils import override_settings
+
+    own = _other_redis_database(redis_url, n)
+    os.environ["REDIS_URL"] = own  # for the tests that read it, and the processes they start
+    changed = {"REDIS_URL": own, "CACHES": {"default": {**settings.CACHES["default"], "LOCATION": own}}}
+    if settings.CELERY_BROKER_URL == redis_url:
+        changed["CELERY_BROKER_URL"] = own
+        if "CELERY_BROKER_URL" in os.environ:
+            os.environ["CELERY_BROKER_URL"] = own
+    # For the whole session: Django drops the caches it made with the old location (setting_changed).
+    override_settings(**changed).enable()
+
+
+def _other_redis_database(url: str, step: int) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    number = int(parts.path.strip("/") or 0) + step
+    if not 0 <= number <= 15:
+        raise pytest.UsageError(f"No Redis database {number} for an xdist worker ({url}{step:+}): fewer -n.")
+    return urlunsplit(parts._replace(path=f"/{number}"))
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("faults") or item.get_closest_marker("slow"):

@@ -29,7 +29,8 @@ from games.platform.services.rounds import round_resolve
 from tests.faults.stack import OwnRedis, Stack, wait_until
 from tests.faults.standins import MailStandIn, Script, WebhookStandIn
 
-pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
+# One xdist worker runs the module (--dist loadgroup): its live stack starts once, not once a worker.
+pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True), pytest.mark.xdist_group("outbox")]
 
 TIMEOUT = 30
 LEASE = 3  # seconds: an owed task not done, or a delivery claimed and not sent, this long is done again

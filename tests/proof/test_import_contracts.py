@@ -29,6 +29,10 @@ def test_the_contracts_are_kept():
     assert "0 broken" in result.stdout
 
 
+# One worker runs the module (make test's --dist loadgroup): the copied tree is made once, not once a worker.
+pytestmark = pytest.mark.xdist_group("import-contracts")
+
+
 @pytest.fixture(scope="module")
 def copied(tmp_path_factory) -> Path:
     tree = tmp_path_factory.mktemp("tree")
