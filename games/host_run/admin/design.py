@@ -7,6 +7,8 @@ Locked once the game starts. "Copy this game" makes a new draft of the same desi
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import admin, messages
 from django.forms.models import BaseInlineFormSet
@@ -125,6 +127,26 @@ class DesignForm(forms.ModelForm):
 # ---- the inlines ---------------------------------------------------------------------------------------
 
 
+def label_cells(form, row: str) -> None:
+    """A table's cells have no <label> of their own: each box is named by its column and row ("Kind
+    (question 2)"), so a screen reader says which box it is in."""
+    match = re.search(r"-(\d+)$", form.prefix or "")
+    where = f" ({row} {int(match.group(1)) + 1})" if match else f" (new {row})"
+    for name, field in form.fields.items():
+        words = "Delete" if name == "DELETE" else str(field.label or name.replace("_", " ").capitalize())
+        field.widget.attrs["aria-label"] = words + where
+
+
+class LabelledCells(BaseInlineFormSet):
+    """An inline's formset whose every box (the delete box too) is named for a screen reader."""
+
+    row = "row"
+
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        label_cells(form, self.row)
+
+
 class DesignInline(admin.TabularInline):
     """Rows of the design: the hosts of its game edit them until the start (the design's admin scopes)."""
 
@@ -197,9 +219,11 @@ class QuestionForm(forms.ModelForm):
         return number
 
 
-class QuestionFormSet(BaseInlineFormSet):
+class QuestionFormSet(LabelledCells):
     """Each form (the game's, each round's own) checked by rules/fields.py: a problem on its question's row,
     next to the box at fault."""
+
+    row = "question"
 
     def clean(self):
         super().clean()
@@ -248,14 +272,21 @@ class PlanForm(forms.ModelForm):
         return number
 
 
+class PlanFormSet(LabelledCells):
+    row = "round that differs"
+
+
 class PlanInline(DesignInline):
     model = RoundPlan
     form = PlanForm
+    formset = PlanFormSet
     verbose_name = "round that differs"
     verbose_name_plural = "Rounds that differ"
 
 
-class ColumnFormSet(BaseInlineFormSet):
+class ColumnFormSet(LabelledCells):
+    row = "column"
+
     def clean(self):
         super().clean()
         seen: set[str] = set()
