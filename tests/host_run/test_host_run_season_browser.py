@@ -108,7 +108,6 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
     for name in PLAYERS:
         season_join(season=season, user=users.create_user(name, email=f"{name}@example.com"), actor=hank)
     tally = Tally()
-    import time as _t; T0=_t.monotonic(); lap=lambda w: print(f'LAP {w} {_t.monotonic()-T0:.1f}', flush=True)
 
     # The game, added in the admin with its seven players seated from the add form.
     host = tally.watch(page_as(hank, width=1280))
@@ -122,7 +121,6 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
     game = Game.objects.get(name="The Vault")
     assert game.game_type == "host_run" and game.seats.count() == 7
 
-    lap('# The design, from')
     # The design, from the console's link: forms only.
     tally.click(host, "text=Enter the hidden data")
     host.fill("textarea[name=rules]", "Bid for the key. **Highest bid** wins.\n\n<script>alert(1)</script>")
@@ -160,7 +158,6 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         for name in PLAYERS:
             players[name] = page_as(users.get(username=name), width=390 if name in PHONES else 1280)
 
-        lap('# Round 1: ann')
         # Round 1: ann's first try has a bid out of range; what she typed stays, the error is by "Bid".
         ann = players["ann"]
         ann.goto(game_url)
@@ -182,7 +179,6 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         for i, name in enumerate(PLAYERS[1:], start=1):
             submit(players[name], game_url, str(i), "Red", PLAYERS[i - 1], "no")
 
-        lap('# Round 1 resolved')
         # Round 1 resolved early from the console: it asks first.
         resolve(
             host, tally, url, game, 1,
@@ -211,7 +207,6 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         assert "The key you hold is fake." not in spectator.locator("body").inner_text()
         assert "Spy" not in spectator.locator("body").inner_text()
 
-        lap('# Round 2: three')
         # Round 2: three players save; the window passes, the sweep closes the round, it waits for the hosts.
         for i, name in enumerate(("ben", "cat", "dan")):
             submit(players[name], game_url, str(i + 2), "Green", "ann", "yes")
@@ -230,7 +225,6 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         tally.click(host, "button[value=resolve]")
         host.wait_for_selector("text=Round 2 resolved")
 
-        lap('# Round 3, the last')
         # Round 3, the last: a tie for last (fay and gus, no points), decided in the tie note.
         for i, name in enumerate(("eve", "fay", "gus")):
             submit(players[name], game_url, str(i), "Red", "ann", "no")
@@ -267,7 +261,6 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         given = LedgerEntry.objects.filter(account__season=season, account__what="garnets", delta__gt=0)
         assert given.count() == 9
 
-        lap('# The season goes on')
         # The season goes on: gus picks, hank creates the Middle Marathon, the two play it live.
         gus.get_by_role("link", name="Death Match pick: gus").click()
         gus.select_option("select[name=opponent]", label="fay")
@@ -286,12 +279,9 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
             sit_down_in(page, dm_url)
         clock.shift(timedelta(hours=25))
         sweep()
-        lap('moves = play_the_dea')
-        moves = play_the_death_match({"gus": gus, "fay": fay}, dm_url, random.Random(3131))
+        moves = play_the_death_match({"gus": gus, "fay": fay}, dm_url, random.Random(1021))  # a short race (82 moves), as the rules play it
         dm.refresh_from_db()
-        print('MOVES', moves)
         assert dm.status == Game.Status.FINISHED and moves > 10
-        lap('fay.goto(dm_url)')
         fay.goto(dm_url)
         result = re.search(r"(gus|fay) \((?:Blue|Red)\) wins\.", fay.locator("body").inner_text())
         assert result, "the race names its winner"
@@ -300,7 +290,7 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         assert spectator.locator("tr", has_text=loser).locator("td.status").inner_text() == "eliminated"
         assert SeasonPlayer.objects.get(season=season, user__username=loser).eliminated
 
-    lap('print(f"\\nThe host')
+    # The host's effort, counted (18 clicks and 22 page loads when this was written).
     print(f"\nThe host's page loads: {tally.loads}, clicks: {tally.clicks}")
-    assert tally.clicks <= 40, tally.clicks
-    assert tally.loads <= 40, tally.loads
+    assert tally.clicks <= 20, tally.clicks
+    assert tally.loads <= 26, tally.loads

@@ -204,10 +204,10 @@ class QuestionForm(forms.ModelForm):
             "options": "One choice / several choices: one option per line.",
         }
         widgets = {
-            "round_number": forms.NumberInput(attrs={"size": 3, "style": "width: 4em"}),
-            "order": forms.NumberInput(attrs={"style": "width: 4em"}),
-            "minimum": forms.NumberInput(attrs={"style": "width: 6em"}),
-            "maximum": forms.NumberInput(attrs={"style": "width: 6em"}),
+            "round_number": forms.NumberInput(attrs={"class": "hr-narrow"}),
+            "order": forms.NumberInput(attrs={"class": "hr-narrow"}),
+            "minimum": forms.NumberInput(attrs={"class": "hr-number"}),
+            "maximum": forms.NumberInput(attrs={"class": "hr-number"}),
             "help": forms.TextInput(attrs={"size": 24}),
             "options": forms.Textarea(attrs={"rows": 3, "cols": 22}),
         }
@@ -263,7 +263,7 @@ class PlanForm(forms.ModelForm):
             "window": "Blank: the game's window.",
             "opens": "Round 1 always opens at the start.",
         }
-        widgets = {"number": forms.NumberInput(attrs={"style": "width: 4em"})}
+        widgets = {"number": forms.NumberInput(attrs={"class": "hr-narrow"})}
 
     def clean_number(self):
         number = self.cleaned_data.get("number")
@@ -329,6 +329,9 @@ class DesignAdmin(HiddenDataAdmin, admin.ModelAdmin):
     list_display = ("game", "game_kind", "status", "rounds", "ready")
     game_types = ("host_run", "host_run_death")
     hidden_related = "host_run_design"
+
+    class Media:
+        css = {"all": ("host_run/admin.css",)}
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game")
