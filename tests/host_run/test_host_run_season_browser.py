@@ -1,7 +1,7 @@
-"""A host builds a host-run Main Match in the admin and runs it to an elimination, in a real browser (issue 31).
+"""A host builds a host-run Main Match in the admin and runs it to an elimination, in a browser (issue 31).
 
-Set up by the services (not the browser): Season 31, hosted by hank (staff, in Hosts), seven players in it with
-their starting garnets, its Death Match the Middle Marathon (the season's default). Then, in Chromium:
+Set up by the services (not the browser): Season 31, hosted by hank (staff, in Hosts), seven players in it
+with their starting garnets, its Death Match the Middle Marathon (the season's default). Then, in Chromium:
 
 - hank (1280 px) adds the game in the admin ("Host-run Main Match", its seven players seated from the add
   form), follows the console's "Enter the hidden data" to the design page and fills it with no JSON typed: the
@@ -178,10 +178,16 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         assert "alert(1)" in body, "the rules' <script> shows as text"
         for i, name in enumerate(PLAYERS[1:], start=1):
             submit(players[name], game_url, str(i), "Red", PLAYERS[i - 1], "no")
+            body = players[name].locator(".hr-mine").inner_text()
+            assert ROLES[name] in body and "Spy" not in body, "each sees their own Role, not ann's"
 
         # Round 1 resolved early from the console: it asks first.
         resolve(
-            host, tally, url, game, 1,
+            host,
+            tally,
+            url,
+            game,
+            1,
             public="Round 1: **ann** bid highest.",
             private={"ann": "The key you hold is fake."},
             points={"ann": 3, "ben": 1},
@@ -216,7 +222,11 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         cat.goto(game_url)
         cat.wait_for_selector("text=Round 2 closed: the hosts are working out the results.")
         resolve(
-            host, tally, url, game, 2,
+            host,
+            tally,
+            url,
+            game,
+            2,
             public="Round 2: the green door was open.",
             private={"dan": "You saw the vault."},
             points={"ben": 2, "cat": 2, "dan": 2},
@@ -229,7 +239,11 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         for i, name in enumerate(("eve", "fay", "gus")):
             submit(players[name], game_url, str(i), "Red", "ann", "no")
         resolve(
-            host, tally, url, game, 3,
+            host,
+            tally,
+            url,
+            game,
+            3,
             public="Round 3: the vault is open.",
             private={"eve": "You found the second key."},
             points={"ann": 1, "eve": 2, "cat": 1, "dan": 1},
@@ -241,7 +255,7 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         host.fill("input[aria-label='Garnets to give dan']", "2")
         host.select_option("select[name=candidate]", label="gus")
         tally.click(host, "button[value=resolve]")
-        host.wait_for_selector("text=fay and gus both tie for last with 0 points: choose the Elimination Candidate.")
+        host.wait_for_selector("text=fay and gus both tie for last with 0 points: choose the Elimination")
         host.fill("input[name=tie_note]", "gus bid less than fay in Round 3.")
         tally.click(host, "button[value=resolve]")
         tally.click(host, "button:has-text('Yes, resolve now')")
@@ -254,9 +268,8 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
         gus.wait_for_selector("text=gus bid less than fay in Round 3.")
         shots(gus, "05-the-end")
 
-        garnets = dict(
-            LedgerAccount.objects.filter(season=season, what="garnets").values_list("user__username", "balance")
-        )
+        accounts = LedgerAccount.objects.filter(season=season, what="garnets")
+        garnets = dict(accounts.values_list("user__username", "balance"))
         assert garnets == {**dict.fromkeys(PLAYERS, 3), "ann": 8, "dan": 5}
         given = LedgerEntry.objects.filter(account__season=season, account__what="garnets", delta__gt=0)
         assert given.count() == 9
@@ -279,7 +292,8 @@ def test_a_host_builds_a_host_run_main_match_and_the_season_continues_to_an_elim
             sit_down_in(page, dm_url)
         clock.shift(timedelta(hours=25))
         sweep()
-        moves = play_the_death_match({"gus": gus, "fay": fay}, dm_url, random.Random(1021))  # a short race (82 moves), as the rules play it
+        # Seed 1021: a short race (82 moves as the rules play it), so the test stays quick.
+        moves = play_the_death_match({"gus": gus, "fay": fay}, dm_url, random.Random(1021))
         dm.refresh_from_db()
         assert dm.status == Game.Status.FINISHED and moves > 10
         fay.goto(dm_url)
