@@ -7,6 +7,8 @@ Locked once the game starts. "Copy this game" makes a new draft of the same desi
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.contrib import admin, messages
 from django.forms.models import BaseInlineFormSet
@@ -125,6 +127,26 @@ class DesignForm(forms.ModelForm):
 # ---- the inlines ---------------------------------------------------------------------------------------
 
 
+def label_cells(form, row: str) -> None:
+    """A table's cells have no <label> of their own: each box is named by its column and row ("Kind
+    (question 2)"), so a screen reader says which box it is in."""
+    match = re.search(r"-(\d+)$", form.prefix or "")
+    where = f" ({row} {int(match.group(1)) + 1})" if match else f" (new {row})"
+    for name, field in form.fields.items():
+        words = "Delete" if name == "DELETE" else str(field.label or name.replace("_", " ").capitalize())
+        field.widget.attrs["aria-label"] = words + where
+
+
+class LabelledCells(BaseInlineFormSet):
+    """An inline's formset whose every box (the delete box too) is named for a screen reader."""
+
+    row = "row"
+
+    def add_fields(self, form, index):
+        super().add_fields(form, index)
+        label_cells(form, self.row)
+
+
 class DesignInline(admin.TabularInline):
     """Rows of the design: the hosts of its game edit them until the start (the design's admin scopes)."""
 
@@ -182,10 +204,10 @@ class QuestionForm(forms.ModelForm):
             "options": "One choice / several choices: one option per line.",
         }
         widgets = {
-            "round_number": forms.NumberInput(attrs={"size": 3, "style": "width: 4em"}),
-            "order": forms.NumberInput(attrs={"style": "width: 4em"}),
-            "minimum": forms.NumberInput(attrs={"style": "width: 6em"}),
-            "maximum": forms.NumberInput(attrs={"style": "width: 6em"}),
+            "round_number": forms.NumberInput(attrs={"class": "hr-narrow"}),
+            "order": forms.NumberInput(attrs={"class": "hr-narrow"}),
+            "minimum": forms.NumberInput(attrs={"class": "hr-number"}),
+            "maximum": forms.NumberInput(attrs={"class": "hr-number"}),
             "help": forms.TextInput(attrs={"size": 24}),
             "options": forms.Textarea(attrs={"rows": 3, "cols": 22}),
         }
@@ -197,9 +219,11 @@ class QuestionForm(forms.ModelForm):
         return number
 
 
-class QuestionFormSet(BaseInlineFormSet):
+class QuestionFormSet(LabelledCells):
     """Each form (the game's, each round's own) checked by rules/fields.py: a problem on its question's row,
     next to the box at fault."""
+
+    row = "question"
 
     def clean(self):
         super().clean()
@@ -239,7 +263,7 @@ class PlanForm(forms.ModelForm):
             "window": "Blank: the game's window.",
             "opens": "Round 1 always opens at the start.",
         }
-        widgets = {"number": forms.NumberInput(attrs={"style": "width: 4em"})}
+        widgets = {"number": forms.NumberInput(attrs={"class": "hr-narrow"})}
 
     def clean_number(self):
         number = self.cleaned_data.get("number")
@@ -248,14 +272,21 @@ class PlanForm(forms.ModelForm):
         return number
 
 
+class PlanFormSet(LabelledCells):
+    row = "round that differs"
+
+
 class PlanInline(DesignInline):
     model = RoundPlan
     form = PlanForm
+    formset = PlanFormSet
     verbose_name = "round that differs"
     verbose_name_plural = "Rounds that differ"
 
 
-class ColumnFormSet(BaseInlineFormSet):
+class ColumnFormSet(LabelledCells):
+    row = "column"
+
     def clean(self):
         super().clean()
         seen: set[str] = set()
@@ -298,6 +329,9 @@ class DesignAdmin(HiddenDataAdmin, admin.ModelAdmin):
     list_display = ("game", "game_kind", "status", "rounds", "ready")
     game_types = ("host_run", "host_run_death")
     hidden_related = "host_run_design"
+
+    class Media:
+        css = {"all": ("host_run/admin.css",)}
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("game")
