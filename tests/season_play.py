@@ -73,8 +73,11 @@ def race_round_script(number: int):
     return [(RACE[1 + number % 8], one_clue_card(number % 9))]
 
 
-def play_the_death_match(pages: dict, url: str, rng: random.Random, limit: int = 400) -> int:
-    """Both players at their own page: whoever has moves clicks one (chosen by `rng`) until the race ends.
+def play_the_death_match(
+    pages: dict, url: str, rng: random.Random, limit: int = 400, stop_after: int | None = None
+) -> int:
+    """Both players at their own page: whoever has moves clicks one (chosen by `rng`) until the race ends, or
+    until `stop_after` moves were made (the race goes on: a test then lets a clock run out).
 
     The first time the move passes, the other player's page learns it by polling (live); after that a page
     is opened afresh when its player is to move, which is what a player coming back to the tab sees.
@@ -85,6 +88,8 @@ def play_the_death_match(pages: dict, url: str, rng: random.Random, limit: int =
     mover = next(n for n in names if pages[n].locator("button[name=action]").count())
     polled = False
     for moves in range(limit):
+        if stop_after is not None and moves >= stop_after:
+            return moves
         page = pages[mover]
         buttons = page.locator("button[name=action]")
         if buttons.count() == 0:
