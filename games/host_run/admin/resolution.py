@@ -95,7 +95,7 @@ class ResolveForm(forms.Form):
             self.fields["ends_game"].initial = True
             self.fields["ends_game"].help_text = "This is the game's last round: it ends with it."
         else:
-            self.fields["ends_game"].help_text = "Tick to end the game with this round (it is open-ended)."
+            self.fields["ends_game"].help_text = "Tick to end the game with this round."
         for number, name in seats:
             s = _name(number)
             self.fields[f"{s}_points"] = forms.IntegerField(
