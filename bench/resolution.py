@@ -2,7 +2,8 @@
 
 Each registered type is played at its own size (Tally at 10 and, as "tally_30", at 30 players), with the
 plays of tests/proof/test_resolution_counts.py: a fresh game is started on its demo data, every seat saves a
-valid submission for the open round (flow "rounds") or the seat the game waits on picks a legal move (flow
+valid submission for the open round (flow "rounds"; where the round waits for its hosts, as in the host-run
+games, their sent results are written too, untimed) or the seat the game waits on picks a legal move (flow
 "turns"), and only the step itself is timed: `rounds.round_resolve` or `live.action_apply`, through their
 commit. The tasks they queue once committed (notifications, webhooks) are not sent, and not timed.
 

@@ -54,6 +54,7 @@ class HostRun(GameType):
     max_players = 30
     page_template = "host_run/page.html"
     guide_file = str(Path(__file__).with_name("guide.md"))
+    rulings_slug = "host_run"  # one set of rulings for both: the Death Match plays by the Main Match's
     hidden_words = "the design"  # its rules, rounds, questions, private values and notes: one admin page
 
     def __init__(self, slug: str, name: str, match_kind: str, min_players: int = 2, max_players: int = 30):

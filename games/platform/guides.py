@@ -29,6 +29,11 @@ BROWSER_SECONDS = 600
 
 
 def rulings_file(slug: str) -> Path:
+    """docs/rulings/<slug>.md, or the file of the type it shares its rulings with (`rulings_slug`)."""
+    try:
+        slug = registry.get(slug).rulings_slug or slug
+    except LookupError:
+        pass
     return Path(settings.BASE_DIR) / "docs" / "rulings" / f"{slug}.md"
 
 

@@ -93,6 +93,7 @@ class GameType:
     pair_template: str | None = None  # shown on a pair chat page (e.g. the horse race's trade offers)
     poll_seconds: float = 3  # how often pages ask for news; live matches use 1 to stay within 2 s
     guide_file: str | None = None  # the player's guide (Markdown, the app's guide.md): the rules page
+    rulings_slug: str | None = None  # whose docs/rulings/<slug>.md it plays by, when not its own slug's
     hidden_words: str = "the hidden data"  # what the hosts' console calls it: "Enter the hidden data"
     # The round form below the game's own part of the page instead of above it: for a form about the board
     # shown there (Cards on the Table's guess of the board sits after the board).

@@ -1,7 +1,8 @@
 """Every page type, as each kind of viewer, on a desktop (1280 px) and a 390 px phone, through axe-core (the
 check `page_as` runs on every page visited): home, each game type as a player and as a spectator, pair
-chats, the ledger, the season, the rules, login, the site's 404 page, the account pages, the hosts'
-admin console and an empty site's first-run page. A serious or critical fault fails."""
+chats, the ledger, the season, the rules (a host-run game's own rules too), login, the site's 404 page, the
+account pages, the hosts' admin console (with a host-run game's design and its resolve page) and an empty
+site's first-run page. A serious or critical fault fails."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.urls import reverse
 
+from games.host_run.models import Design
 from games.platform import registry
 from games.platform.models import Game, Season
 
@@ -35,7 +37,15 @@ def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_p
     users = {u.username: u for u in get_user_model().objects.all()}
     season = Season.objects.get()
     games = {g.game_type: g for g in Game.objects.all()}
-    assert set(games) == {"horse_race", "cards_table", "middle_marathon", "arms_race"}
+    assert set(games) == {
+        "horse_race",
+        "cards_table",
+        "middle_marathon",
+        "arms_race",
+        "host_run",
+        "host_run_death",
+    }
+    host_run = games["host_run"]
     url = live_server.url
     pages = {
         "player1": [
@@ -43,6 +53,7 @@ def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_p
             *(reverse("game", args=[g.id]) for g in games.values()),
             reverse("chat-list", args=[games["horse_race"].id]),
             reverse("chat", args=[games["horse_race"].id, 0, 1]),
+            reverse("game-rules", args=[host_run.id]),  # the hosts' own rules
             reverse("my-ledger", args=[season.id]),
             reverse("season", args=[season.id]),
             reverse("profile"),
@@ -55,6 +66,7 @@ def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_p
             reverse("season", args=[season.id]),
             reverse("rules-index"),
             *(reverse("rules", args=[slug]) for slug in games),
+            reverse("game-rules", args=[host_run.id]),
             reverse("game", args=[games["arms_race"].id]),
             "/no-such-page/",  # the site's own 404 page
         ],
@@ -64,6 +76,8 @@ def test_every_page_type_has_no_serious_accessibility_fault_on_a_desktop_and_a_p
             *(reverse("admin:platform_game_change", args=[g.id]) for g in games.values()),
             reverse("admin:platform_season_change", args=[season.id]),
             reverse("admin:platform_season_add"),
+            reverse("admin:host_run_design_change", args=[Design.objects.get(game=host_run).pk]),
+            reverse("admin:host_run_resolution_resolve", args=[host_run.id]),
         ],
     }
 

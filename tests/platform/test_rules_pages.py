@@ -95,6 +95,13 @@ def test_every_real_game_type_names_a_guide_that_exists_and_a_rulings_file():
         assert (Path(settings.BASE_DIR) / "docs" / "rulings" / f"{slug}.md").is_file(), slug
 
 
+def test_the_host_run_death_match_shows_the_host_run_rulings(client):
+    """Both host-run types play by one rulings file, docs/rulings/host_run.md: each rules page has it."""
+    for slug in ("host_run", "host_run_death"):
+        body = client.get(reverse("rules", args=[slug])).content.decode()
+        assert 'id="rulings-title"' in body, slug
+
+
 @pytest.mark.skipif(SEEDS is None, reason="the rules texts (shared/seeds) are not beside the repository")
 @pytest.mark.parametrize("slug", GAMES)
 def test_each_guide_is_in_our_own_words(slug):

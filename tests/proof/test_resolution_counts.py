@@ -1,7 +1,8 @@
 """Every game type's resolution (or live move) and pages stay within a recorded number of queries.
 
 For every registered game type, at its own size (its max_players: 9 for the Horse Race, 10 for Cards on the
-Table, 2 for the Middle Marathon, 7 for Arms Race), a game is started on its demo data and:
+Table, 2 for the Middle Marathon, 7 for Arms Race, 30 for the host-run Main Match, 2 for its Death Match), a
+game is started on its demo data and:
 
 - flow "rounds": every seat saves a valid submission for the open round, then `rounds.round_resolve` runs;
 - flow "turns": the seat the game waits on (`kind.pending(game)`) makes one legal move (`live.action_apply`).
@@ -11,8 +12,12 @@ API observation (/api/games/<id>/) as a player, the host and a spectator, after 
 whose size varies, is played at 10 and at 30 players and 30 may take no more queries than 10.
 
 The platform does not know how to play a game, so each type is taught here, in PLAYS: a valid submission of
-a seat for the open round, or a legal move for the seat owing it. A new type with no entry in PLAYS, or no
-recorded bound in BOUNDS, fails with its name and its measured counts, to be taught and recorded here.
+a seat for the open round, or a legal move for the seat owing it. A round that waits for its hosts before it
+resolves (the host-run games: `resolve_round` raises NotReady until the hosts' Resolution is sent) is taught
+`hosts_resolve(game, rnd)` too: it writes the hosts' work for the round (a sent Resolution) after the
+submissions and before the counted step, so the step counts only the resolution itself. A new type with no
+entry in PLAYS, or no recorded bound in BOUNDS, fails with its name and its measured counts, to be taught and
+recorded here.
 
 The counts are the same on SQLite and on Postgres (CI runs these tests on both). bench/resolution.py times the
 same steps on Postgres from the same plays.
@@ -105,12 +110,68 @@ def arms_race_move(game: Game, seat: Seat) -> dict:
     return {"type": "challenge", "call": options["challenge"][0]}
 
 
+def host_run_submission(game: Game, seat: Seat, rnd: Round) -> dict:
+    """Every question of the open round's form (as the game's state has it) answered validly."""
+    from games.host_run.rules import round_fields
+    from games.host_run.rules.fields import choices_bounds, keyed
+
+    answers: dict = {}
+    for field in keyed(round_fields(game.state, rnd.number)):
+        kind, key = field["kind"], field["key"]
+        if kind in ("short_text", "long_text"):
+            answers[key] = f"seat {seat.number}"
+        elif kind == "number":
+            least, most = field["minimum"], field["maximum"]
+            value = seat.number if least is None else least + seat.number
+            answers[key] = value if most is None else min(value, most)
+        elif kind == "choice":
+            answers[key] = field["options"][seat.number % len(field["options"])]
+        elif kind == "choices":
+            answers[key] = field["options"][: choices_bounds(field)[0]]
+        elif kind == "player":
+            answers[key] = (seat.number + 1) % game.seats.count()
+        elif kind == "yes_no":
+            answers[key] = seat.number % 2 == 0
+        else:
+            raise AssertionError(f"the host-run play knows no question of kind {kind!r}")
+    return answers
+
+
+def host_run_resolve(game: Game, rnd: Round) -> None:
+    """The hosts send the round's results: a public text, and every seat a private message and points."""
+    from django.utils import timezone
+
+    from games.host_run.models import Resolution, SeatResult
+
+    resolution = Resolution.objects.create(
+        game=game,
+        round_number=rnd.number,
+        public_text=f"Round {rnd.number}: **the vault** stays shut.",
+        sent_at=timezone.now(),
+    )
+    SeatResult.objects.bulk_create(
+        [
+            SeatResult(
+                resolution=resolution,
+                seat=seat,
+                private_text=f"Seat {seat.number}: you hear a click.",
+                points=seat.number % 3,
+            )
+            for seat in game.seats.all()
+        ]
+    )
+
+
 @dataclass(frozen=True)
 class Play:
-    """How to play one step of a game type: exactly one of the two is given, by the type's flow."""
+    """How to play one step of a game type: exactly one of submission and move is given, by the type's flow.
+
+    hosts_resolve, for a round that waits for its hosts, writes their work for the open round (after the
+    submissions, outside the count)."""
 
     submission: Callable[[Game, Seat, Round], dict] | None = None
     move: Callable[[Game, Seat], dict] | None = None
+    hosts_resolve: Callable[[Game, Round], None] | None = None
 
 
 PLAYS: dict[str, Play] = {
@@ -121,6 +182,8 @@ PLAYS: dict[str, Play] = {
     "cards_table": Play(submission=cards_table_submission),
     "middle_marathon": Play(move=middle_marathon_move),
     "arms_race": Play(move=arms_race_move),
+    "host_run": Play(submission=host_run_submission, hosts_resolve=host_run_resolve),
+    "host_run_death": Play(submission=host_run_submission, hosts_resolve=host_run_resolve),
 }
 
 # What is counted, after the step: each page as each viewer, rendered (an empty page cache) and, for the game
@@ -177,6 +240,28 @@ BOUNDS: dict[str, dict[str, int]] = {
         "api player": 13,
         "api host": 14,
         "api spectator": 7,
+    },
+    "host_run": {
+        "step": 25,
+        "page player": 14,
+        "page player cached": 2,
+        "page host": 13,
+        "page spectator": 6,
+        "page spectator cached": 0,
+        "api player": 10,
+        "api host": 11,
+        "api spectator": 5,
+    },
+    "host_run_death": {
+        "step": 25,
+        "page player": 14,
+        "page player cached": 2,
+        "page host": 13,
+        "page spectator": 6,
+        "page spectator cached": 0,
+        "api player": 10,
+        "api host": 11,
+        "api spectator": 5,
     },
     "middle_marathon": {
         "step": 19,
@@ -290,7 +375,8 @@ def play_for(slug: str) -> Play:
 
 
 def step_prepare(game: Game) -> Callable[[], str | None]:
-    """Save every seat's submission for the open round, or pick the move owed; return the step to run.
+    """Save every seat's submission for the open round (and the hosts' results, where the round waits for
+    them), or pick the move owed; return the step to run.
 
     The step returns None when it did what it should (the round resolved, the move applied), else what went
     wrong; it runs no query of its own besides the platform's, so its queries can be counted.
@@ -305,6 +391,8 @@ def step_prepare(game: Game) -> Callable[[], str | None]:
             seat.game = game
             payload = play.submission(game, seat, rnd)
             rounds.submission_save(seat=seat, round_number=rnd.number, payload=payload)
+        if play.hosts_resolve is not None:
+            play.hosts_resolve(game, rnd)
 
         def resolve() -> str | None:
             if rounds.round_resolve(round_id=rnd.pk, early=True):

@@ -151,6 +151,8 @@ class DesignInline(admin.TabularInline):
     """Rows of the design: the hosts of its game edit them until the start (the design's admin scopes)."""
 
     extra = 0
+    # Django's tabular inline, its sideways-scrolling table a region the keyboard reaches (axe-core).
+    template = "admin/host_run/edit_inline/tabular.html"
 
     def _staff(self, request) -> bool:
         return request.user.is_active and request.user.is_staff
