@@ -1,0 +1,283 @@
+"""Server push (issue 32, docs/live.md): what is published after a commit, and what GET /events/ relays.
+
+The stream view runs on an event loop of its own here (AsyncClient under async_to_sync: its database work
+comes back to the test's thread, inside the test's transaction). Tests that need a Redis use the one named
+by REDIS_URL (or 127.0.0.1:6379, database GENIUS_TEST_REDIS_DB) with a channel prefix of their own, since
+pub/sub ignores database numbers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import time
+import uuid
+
+import pytest
+import redis
+from asgiref.sync import async_to_sync, sync_to_async
+from django.core.signals import request_finished
+from django.db import close_old_connections, transaction
+from django.test import AsyncClient
+
+from games.platform import live_push, pagecache
+from games.platform.models import Game
+from games.platform.services.events import bump_version
+from games.platform.stream import hub
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def push_redis(settings):
+    url = os.environ.get("REDIS_URL") or (
+        f"redis://127.0.0.1:6379/{os.environ.get('GENIUS_TEST_REDIS_DB', '0')}"
+    )
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=0.5).ping()
+    except (redis.RedisError, OSError):
+        pytest.skip("needs a Redis (REDIS_URL)")
+    settings.GENIUS_PUSH_URL = url
+    settings.GENIUS_PUSH_PREFIX = f"test-{uuid.uuid4().hex[:10]}:"
+    settings.GENIUS_STREAM_PING_SECONDS = 0.3
+    live_push._quiet_until = 0.0
+    return url
+
+
+@pytest.fixture
+def listen(push_redis):
+    """A plain subscriber to some channels: what was published on them, as dicts."""
+    opened = []
+
+    def subscribe(*names):
+        pubsub = redis.Redis.from_url(push_redis).pubsub(ignore_subscribe_messages=True)
+        pubsub.subscribe(*[live_push.channel(*name) for name in names])
+        opened.append(pubsub)
+
+        def heard(wait=0.5) -> list[dict]:
+            found, until = [], time.monotonic() + wait
+            while time.monotonic() < until:
+                message = pubsub.get_message(timeout=0.05)
+                if message and message["type"] == "message":
+                    found.append(json.loads(message["data"]))
+            return found
+
+        return heard
+
+    yield subscribe
+    for pubsub in opened:
+        pubsub.close()
+
+
+# --- publishing -------------------------------------------------------------------------------------------
+
+
+@pytest.mark.services
+def test_a_move_is_published_on_the_games_channel_after_the_commit_only(
+    tally, listen, django_capture_on_commit_callbacks
+):
+    heard = listen(("game", tally.pk))
+    with django_capture_on_commit_callbacks(execute=False) as owed:
+        bump_version(tally)
+    assert owed, "the version is announced after the commit"
+    assert heard(0.3) == [], "nothing is published inside the transaction"
+    for callback in owed:
+        callback()
+    tally.refresh_from_db()
+    assert heard() == [{"event": "version", "game": tally.pk, "v": tally.version}]
+
+
+@pytest.mark.services
+def test_a_rolled_back_move_is_never_published(tally, listen, django_capture_on_commit_callbacks):
+    heard = listen(("game", tally.pk))
+    with django_capture_on_commit_callbacks(execute=True) as owed:
+        with pytest.raises(RuntimeError), transaction.atomic():
+            bump_version(tally)
+            raise RuntimeError("rolled back")
+    assert owed == []
+    assert heard(0.3) == []
+
+
+@pytest.mark.services
+def test_private_news_goes_to_the_players_own_channels_and_the_hosts_not_the_games(
+    tally, alice, bob, listen, django_capture_on_commit_callbacks
+):
+    public, hers, his, hosts = (
+        listen(("game", tally.pk)),
+        listen(("user", alice.pk)),
+        listen(("user", bob.pk)),
+        listen(("hosts", tally.pk)),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.private_changed(tally.pk, [alice.pk])
+    assert hers() == [{"event": "mine", "game": tally.pk}]
+    assert hosts() == [{"event": "mine", "game": tally.pk}]
+    assert his(0.2) == [] and public(0.2) == []
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.ledger_changed(tally.season_id, [bob.pk])
+    assert his() == [{"event": "mine", "season": tally.season_id}]
+
+
+def test_publishing_never_raises_with_redis_away(settings, caplog):
+    settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"
+    live_push._quiet_until = 0.0
+    live_push.send([(live_push.channel("game", 1), {"event": "version", "game": 1, "v": 2})])
+    assert "did not take" in caplog.text
+    live_push._quiet_until = 0.0
+
+
+# --- the stream -------------------------------------------------------------------------------------------
+
+
+async def _open(client: AsyncClient, query: str, **headers):
+    response = await client.get(f"/events/?{query}", headers=headers)
+    return response
+
+
+async def _chunks(response, count: int, wait: float = 3.0) -> list[str]:
+    stream = response.streaming_content
+    out = []
+    for _ in range(count):
+        out.append((await asyncio.wait_for(anext(stream), wait)).decode())
+    return out
+
+
+async def _close(response) -> None:
+    """What the ASGI handler does when the browser goes: the stream's generator ends, its slot is freed."""
+    if response.streaming:
+        await response._iterator.aclose()
+    # As the test client closes an answer: the test's database connection stays open.
+    request_finished.disconnect(close_old_connections)
+    try:
+        await sync_to_async(response.close)()
+    finally:
+        request_finished.connect(close_old_connections)
+
+
+async def _logged_in(user) -> AsyncClient:
+    client = AsyncClient()
+    await client.aforce_login(user)
+    return client
+
+
+def _bodies(text: str) -> list[dict]:
+    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+def test_a_game_closed_to_the_user_is_refused_as_its_page_is(settings, client, tally, charlie):
+    settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"  # a refusal comes before Redis is asked (503)
+    Game.objects.filter(pk=tally.pk).update(public=False)
+    bump_version(tally)
+
+    @async_to_sync
+    async def run():
+        visitor = await _open(AsyncClient(), f"game={tally.pk}")
+        visitor_named = await _open(AsyncClient(), f"game={tally.pk}&user=1")
+        member = await _open(await _logged_in(charlie), f"game={tally.pk}")
+        nameless = await _open(AsyncClient(), "game=99999")
+        garbled = await _open(AsyncClient(), "game=1x")
+        return [r.status_code for r in (visitor, visitor_named, member, nameless, garbled)]
+
+    # A game closed to visitors is open to every member (the page's own rule): charlie passes the check.
+    assert client.get(f"/games/{tally.pk}/").status_code == 404
+    client.force_login(charlie)
+    assert client.get(f"/games/{tally.pk}/").status_code == 200
+    assert run() == [404, 404, 503, 404, 404]
+
+
+def test_without_redis_the_stream_says_no_content_and_the_page_polls(settings, tally):
+    settings.GENIUS_PUSH_URL = ""
+
+    @async_to_sync
+    async def run():
+        return (await _open(AsyncClient(), f"game={tally.pk}")).status_code
+
+    assert run() == 204
+
+
+@pytest.mark.services
+def test_the_stream_sends_the_current_version_at_once_to_a_page_behind(push_redis, tally, alice):
+    bump_version(tally)
+    tally.refresh_from_db()
+
+    @async_to_sync
+    async def run():
+        client = await _logged_in(alice)
+        behind = await _open(client, f"game={tally.pk}&v={tally.version - 1}-ptoken")
+        behind_chunks = await _chunks(behind, 2)
+        await _close(behind)
+        level = await _open(client, f"game={tally.pk}", **{"Last-Event-ID": str(tally.version)})
+        level_chunks = await _chunks(level, 2)
+        await _close(level)
+        return behind, behind_chunks, level_chunks
+
+    behind, behind_chunks, level_chunks = run()
+    assert behind["Content-Type"].startswith("text/event-stream")
+    assert "no-cache" in behind["Cache-Control"] and behind["X-Accel-Buffering"] == "no"
+    assert behind_chunks[0].startswith("retry: ")
+    assert behind_chunks[1] == (
+        f'id: {tally.version}\nevent: version\ndata: {{"game":{tally.pk},"v":{tally.version}}}\n\n'
+    )
+    assert level_chunks[1] == ": ping\n\n", "a page that has the version is sent nothing but the ping"
+
+
+@pytest.mark.services
+def test_the_stream_relays_a_move_and_private_news_with_ids_and_numbers_only(
+    push_redis, tally, alice, bob, django_capture_on_commit_callbacks
+):
+    tally.refresh_from_db()
+    seen = {}
+
+    def move():
+        with django_capture_on_commit_callbacks(execute=True):
+            bump_version(tally)
+            pagecache.private_changed(tally.pk, [alice.pk])
+        # What no event may carry: whatever else a message holds is dropped on the way.
+        live_push.send([(live_push.channel("user", alice.pk), {"event": "mine", "game": tally.pk, "x": "s"})])
+
+    @async_to_sync
+    async def run():
+        client = await _logged_in(alice)
+        response = await _open(client, f"game={tally.pk}&v={tally.version}")
+        await _chunks(response, 1)  # retry: the stream is open and listening
+        await sync_to_async(move)()
+        seen["alice"] = "".join(await _chunks(response, 3))
+        await _close(response)
+        other = await _open(await _logged_in(bob), f"game={tally.pk}&v={tally.version + 1}")
+        await _chunks(other, 1)
+        await sync_to_async(pagecache.private_changed)(tally.pk, [alice.pk])
+        await sync_to_async(live_push.send)(
+            [(live_push.channel("user", alice.pk), {"event": "mine", "game": tally.pk})]
+        )
+        seen["bob"] = (await _chunks(other, 1))[0]
+        await _close(other)
+
+    run()
+    tally.refresh_from_db()
+    assert "event: version" in seen["alice"] and f'"v":{tally.version}' in seen["alice"]
+    assert seen["alice"].count("event: mine") == 2
+    for body in _bodies(seen["alice"]):
+        assert set(body) <= {"game", "v", "season"} and all(type(v) is int for v in body.values())
+    assert not re.search(r"[a-z]{3,}", "".join(json.dumps(b) for b in _bodies(seen["alice"])).replace("game", ""))
+    assert seen["bob"] == ": ping\n\n", "another player's private news never reaches bob's stream"
+
+
+@pytest.mark.services
+def test_streams_per_user_are_capped(push_redis, settings, tally, alice):
+    settings.GENIUS_STREAMS_PER_USER = 2
+
+    @async_to_sync
+    async def run():
+        client = await _logged_in(alice)
+        first = await _open(client, f"game={tally.pk}")
+        second = await _open(client, "")
+        third = await _open(client, f"game={tally.pk}")
+        await _close(first)
+        fourth = await _open(client, f"game={tally.pk}")
+        for response in (second, fourth):
+            await _close(response)
+        return [r.status_code for r in (first, second, third, fourth)]
+
+    assert run() == [200, 200, 429, 200]
