@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
-from . import pagecache, presence, registry, round_form, zones
+from . import live_push, pagecache, presence, registry, round_form, zones
 from .awaiting import awaiting
 from .demo import demo_logins
 from .errors import Busy, NotAllowed, RoundClosed, StateChanged
@@ -208,6 +208,10 @@ def _page_context(game, obs, form, viewer, look=None, feed=False) -> dict:
         "form_after_state": registry.get(game.game_type).form_after_state,
         # The live partial's `v`: the public version, and the viewer's private stamps (game_feed).
         "poll": f"{obs['version']}-{token}" if token else str(obs["version"]),
+        # Server push (docs/live.md): the page's event stream, and how often it still polls while the stream
+        # is open (the safety net); without push the page polls at the game's own interval as before.
+        "stream": f"{reverse('events')}?game={game.pk}" if live_push.enabled() else "",
+        "safety_poll": settings.GENIUS_STREAM_SAFETY_POLL_SECONDS,
     }
 
 

@@ -481,3 +481,66 @@
   document.addEventListener("visibilitychange", function () { say(!document.hidden); });
   window.addEventListener("pagehide", function () { say(false); });
 })();
+
+// Live means live (docs/live.md): a game page's #live carries its event stream (data-stream) when the site
+// pushes. The stream says only that something moved ("version" N of this game, "mine": the player's own
+// part); the page then fetches its live part as its poll does (htmx's "refresh" on #live), through the same
+// authorised view. A hidden tab hears it at once: its timers are slowed, its events are not, and the title
+// and the "your turn" notice follow the fetched part as before. While the stream is open the poll is only a
+// safety net (every data-safety-poll seconds); while it is down the page polls at the game's own interval,
+// and on reconnecting it fetches once, so nothing is lost, only late.
+(function () {
+  if (!window.EventSource || !window.htmx) return;
+  let source = null, open = false, lost = false, retry = null, lastFetch = Date.now();
+  function live() { return document.getElementById("live"); }
+  function have(el) {
+    const url = new URL(el.getAttribute("hx-get"), window.location.href);
+    return parseInt((url.searchParams.get("v") || "0").split("-")[0], 10) || 0;
+  }
+  function refresh() {
+    const el = live();
+    if (el) window.htmx.trigger(el, "refresh");
+  }
+  function connect() {
+    retry = null;
+    const el = live();
+    if (!el || !el.dataset.stream || source) return;
+    const game = parseInt(el.dataset.game, 10), season = parseInt(el.dataset.season, 10);
+    source = new EventSource(el.dataset.stream + "&v=" + have(el));
+    source.addEventListener("open", function () {
+      open = true;
+      if (lost) refresh(); // back after a break: fetch whatever moved meanwhile (a 204 if nothing did)
+      lost = false;
+    });
+    source.addEventListener("version", function (ev) {
+      const d = JSON.parse(ev.data), now = live();
+      if (now && d.game === game && d.v > have(now)) refresh();
+    });
+    source.addEventListener("mine", function (ev) {
+      const d = JSON.parse(ev.data);
+      if (d.game === game || d.season === season) refresh();
+    });
+    source.addEventListener("error", function () {
+      open = false;
+      lost = true;
+      // The browser reconnects by itself after a dropped stream; a refused one (503, 429) is closed for
+      // good, so the page tries again later, polling meanwhile.
+      if (source.readyState === EventSource.CLOSED) {
+        source = null;
+        if (!retry) retry = setTimeout(connect, 10000 + Math.random() * 20000);
+      }
+    });
+  }
+  document.addEventListener("htmx:confirm", function (ev) {
+    const el = ev.detail.elt;
+    if (!el || el.id !== "live" || ev.detail.triggeringEvent) return; // an event's fetch always goes
+    const safety = (parseInt(el.dataset.safetyPoll, 10) || 45) * 1000;
+    if (open && Date.now() - lastFetch < safety) ev.preventDefault(); // the stream is up: no poll needed
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    if (ev.detail.elt && ev.detail.elt.id === "live") lastFetch = Date.now();
+  });
+  document.addEventListener("DOMContentLoaded", connect);
+  window.addEventListener("pagehide", function () { if (source) source.close(); source = null; open = false; });
+  window.addEventListener("pageshow", function (ev) { if (ev.persisted) { lost = true; connect(); } });
+})();

@@ -281,3 +281,27 @@ def test_streams_per_user_are_capped(push_redis, settings, tally, alice):
         return [r.status_code for r in (first, second, third, fourth)]
 
     assert run() == [200, 200, 429, 200]
+
+
+# --- the page ---------------------------------------------------------------------------------------------
+
+
+def test_the_game_page_opens_the_stream_and_keeps_a_slow_safety_net_poll(
+    settings, client, tally, alice, django_capture_on_commit_callbacks
+):
+    settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"
+    settings.GENIUS_STREAM_SAFETY_POLL_SECONDS = 45
+    client.force_login(alice)
+    page = client.get(f"/games/{tally.pk}/").content.decode()
+    live = re.search(r'<div id="live"[^>]*>', page).group(0)
+    assert f'data-stream="/events/?game={tally.pk}"' in live
+    assert 'data-safety-poll="45"' in live and f'data-game="{tally.pk}"' in live
+    # The game's own interval stays the poll's (the page falls back to it while the stream is down), and an
+    # event's "refresh" fetches at once.
+    assert re.search(r'hx-trigger="every \d+s, refresh"', live)
+    settings.GENIUS_PUSH_URL = ""  # no push: no stream, and the poll as before
+    with django_capture_on_commit_callbacks(execute=True):
+        bump_version(tally)  # a body rendered afresh (the page cache keeps them per version)
+    page = client.get(f"/games/{tally.pk}/").content.decode()
+    live = re.search(r'<div id="live"[^>]*>', page).group(0)
+    assert "data-stream" not in live and "data-safety-poll" not in live
