@@ -25,6 +25,7 @@ from collections import defaultdict
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -232,8 +233,10 @@ def _event(data: dict) -> str:
 async def events(request):
     if request.method != "GET":
         return HttpResponse(status=405)
-    if not live_push.enabled():
-        # No Redis: nothing to relay. 204 tells EventSource not to reconnect; the page keeps its poll.
+    if not live_push.enabled() or not isinstance(request, ASGIRequest):
+        # No Redis: nothing to relay. Under WSGI (gunicorn) a stream would hold a worker for as long as
+        # the page stays open: the proxy sends /events/ to the ASGI service (docker-compose's `stream`).
+        # 204 tells EventSource not to reconnect; the page keeps its poll.
         return HttpResponse(status=204)
     user = await request.auser()
     game_id = _number(request.GET.get("game"))

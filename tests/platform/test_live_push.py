@@ -186,7 +186,10 @@ def test_a_game_closed_to_the_user_is_refused_as_its_page_is(settings, client, t
     assert run() == [404, 404, 503, 404, 404]
 
 
-def test_without_redis_the_stream_says_no_content_and_the_page_polls(settings, tally):
+def test_without_redis_or_under_wsgi_the_stream_says_no_content_and_the_page_polls(settings, client, tally):
+    settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"
+    # gunicorn (WSGI) would hold a worker per open stream: it answers at once, as without Redis.
+    assert client.get(f"/events/?game={tally.pk}").status_code == 204
     settings.GENIUS_PUSH_URL = ""
 
     @async_to_sync
