@@ -61,10 +61,15 @@ def healthz(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+def _user_stream() -> str:
+    """The logged-in user's event stream (their chats and counts: docs/live.md), when the site pushes."""
+    return reverse("events") if live_push.enabled() else ""
+
+
 def home(request):
     if request.htmx and request.GET.get("part") == "awaiting" and request.user.is_authenticated:
         needs = awaiting(request.user)
-        context = {"awaiting": needs, "awaiting_count": len(needs)}
+        context = {"awaiting": needs, "awaiting_count": len(needs), "stream": _user_stream()}
         return render(request, "platform/home.html#awaiting", context)
     games = visible_games(request.user).select_related("season").order_by("-id")
     mine, hosting, needs = [], [], []
@@ -78,6 +83,7 @@ def home(request):
         {
             "awaiting": needs,
             "awaiting_count": len(needs),
+            "stream": _user_stream(),
             "mine": mine,
             "hosting": hosting,
             "games": games[:50],
@@ -535,6 +541,8 @@ def chat_page(request, game_id: int, a: int, b: int):
         "draft": draft,
         "pair_template": kind.pair_template,
         "obs": observe(game, viewer) if kind.pair_template else None,
+        "stream": _user_stream(),
+        "safety_poll": settings.GENIUS_STREAM_SAFETY_POLL_SECONDS,
     }
     if request.htmx and request.htmx.target == "chat-messages":
         return render(request, "platform/chat.html#messages", context)

@@ -24,7 +24,9 @@ from django.test import AsyncClient
 
 from games.platform import live_push, pagecache
 from games.platform.models import Game
+from games.platform.services.chat import chat_post
 from games.platform.services.events import bump_version
+from tests.conftest import seat_of
 
 pytestmark = pytest.mark.django_db
 
@@ -117,6 +119,25 @@ def test_private_news_goes_to_the_players_own_channels_and_the_hosts_not_the_gam
     with django_capture_on_commit_callbacks(execute=True):
         pagecache.ledger_changed(tally.season_id, [bob.pk])
     assert his() == [{"event": "mine", "season": tally.season_id}]
+
+
+@pytest.mark.services
+def test_a_chat_message_tells_both_players_chats_and_the_readers_counts_only_them(
+    tally, alice, bob, charlie, listen, django_capture_on_commit_callbacks
+):
+    hers, his, others, public = (
+        listen(("user", alice.pk)),
+        listen(("user", bob.pk)),
+        listen(("user", charlie.pk)),
+        listen(("game", tally.pk)),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        chat_post(game=tally, author_seat=seat_of(tally, alice), other_seat=seat_of(tally, bob), text="psst")
+    assert {"event": "chat", "game": tally.pk} in hers()
+    heard_by_bob = his()
+    assert {"event": "chat", "game": tally.pk} in heard_by_bob and {"event": "counts"} in heard_by_bob
+    assert {"event": "mine", "game": tally.pk} in heard_by_bob  # his page's unread count moved
+    assert others(0.2) == [] and public(0.2) == [], "nobody else can count the messages"
 
 
 def test_publishing_never_raises_with_redis_away(settings, caplog):
@@ -306,3 +327,18 @@ def test_the_game_page_opens_the_stream_and_keeps_a_slow_safety_net_poll(
     page = client.get(f"/games/{tally.pk}/").content.decode()
     live = re.search(r'<div id="live"[^>]*>', page).group(0)
     assert "data-stream" not in live and "data-safety-poll" not in live
+
+
+def test_the_chat_and_home_pages_follow_the_users_stream(settings, client, tally, alice, bob):
+    settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"
+    client.force_login(alice)
+    a, b = seat_of(tally, alice).number, seat_of(tally, bob).number
+    chat = client.get(f"/games/{tally.pk}/chats/{min(a, b)}-{max(a, b)}/").content.decode()
+    part = re.search(r'<section class="card" id="chat-messages"[^>]*>', chat).group(0)
+    assert 'data-stream="/events/"' in part and 'data-follow="chat"' in part and "every 2s, refresh" in part
+    assert 'data-safety-poll="45"' in part
+    home = client.get("/").content.decode()
+    part = re.search(r'<section class="card awaiting"[^>]*>', home).group(0)
+    assert 'data-stream="/events/"' in part and 'data-follow="counts mine"' in part
+    settings.GENIUS_PUSH_URL = ""
+    assert "data-stream" not in client.get("/").content.decode()
