@@ -21,6 +21,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 from collections import defaultdict
 
 from asgiref.sync import sync_to_async
@@ -28,6 +29,8 @@ from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from . import live_push
@@ -132,7 +135,12 @@ class Hub:
     async def _connect(self, loop) -> bool:
         try:
             self.redis = Redis.from_url(
-                settings.GENIUS_PUSH_URL, socket_connect_timeout=settings.GENIUS_REDIS_TIMEOUT
+                settings.GENIUS_PUSH_URL,
+                socket_connect_timeout=settings.GENIUS_REDIS_TIMEOUT,
+                # No silent reconnect: what was published meanwhile would be lost to the open streams. A
+                # lost connection ends them instead; each reconnects and is sent what it missed.
+                retry=Retry(NoBackoff(), 0),
+                client_name=live_push.channel("hub", os.getpid()),  # CLIENT LIST tells whose it is
             )
             self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             # Subscribed from the start, so the reader always has a connection to read from.

@@ -287,6 +287,43 @@ def test_the_stream_relays_a_move_and_private_news_with_ids_and_numbers_only(
 
 
 @pytest.mark.services
+def test_a_lost_pubsub_connection_ends_the_streams_and_the_next_one_catches_up(
+    push_redis, tally, alice, django_capture_on_commit_callbacks
+):
+    tally.refresh_from_db()
+    admin = redis.Redis.from_url(push_redis)
+
+    def kill_the_hubs_connection():
+        name = live_push.channel("hub", os.getpid())
+        ids = [c["id"] for c in admin.client_list() if c.get("name") == name]  # ours only: a shared Redis
+        assert ids
+        for ident in ids:
+            admin.client_kill_filter(_id=ident)
+        with django_capture_on_commit_callbacks(execute=True):
+            bump_version(tally)  # published while no stream of this process can hear it
+
+    @async_to_sync
+    async def run():
+        client = await _logged_in(alice)
+        first = await _open(client, f"game={tally.pk}&v={tally.version}")
+        await _chunks(first, 1)
+        await sync_to_async(kill_the_hubs_connection)()
+        with pytest.raises(StopAsyncIteration):  # ended: the browser reconnects
+            while True:
+                await asyncio.wait_for(anext(first.streaming_content), 3)
+        await _close(first)
+        again = await _open(client, f"game={tally.pk}", **{"Last-Event-ID": str(tally.version)})
+        caught_up = await _chunks(again, 2)
+        await _close(again)
+        return again.status_code, caught_up
+
+    status, caught_up = run()
+    tally.refresh_from_db()
+    assert status == 200
+    assert f'"v":{tally.version}' in caught_up[1], "the move made during the break is sent on reconnecting"
+
+
+@pytest.mark.services
 def test_streams_per_user_are_capped(push_redis, settings, tally, alice):
     settings.GENIUS_STREAMS_PER_USER = 2
 
