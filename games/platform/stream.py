@@ -26,6 +26,7 @@ from collections import defaultdict
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.core.cache import caches
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from redis.asyncio import Redis
@@ -323,7 +324,24 @@ def _closed(owner: str, listener: Listener) -> None:
         hub.streams.pop(owner, None)
 
 
+def _forget_caches() -> None:
+    """Under ASGI Django keeps a cache client per request (its handler follows the request's context),
+    and with it a Redis connection for as long as the request lives: an open stream would hold one for
+    hours, a thousand streams a thousand connections. Once the stream is open it needs none: this
+    request's clients are dropped (their connections close), and the stream holds only the Hub's."""
+    for alias in list(settings.CACHES):
+        client = getattr(caches._connections, alias, None)
+        if client is None:
+            continue
+        delattr(caches._connections, alias)
+        pools = getattr(client.__dict__.get("_cache"), "_pools", {})  # Django's RedisCache's, if made
+        for pool in list(pools.values()):
+            with contextlib.suppress(Exception):
+                pool.disconnect()
+
+
 async def _relay(listener: Listener, owner: str, game_id: int | None, catch_up: int | None):
+    _forget_caches()  # the middleware is done with the request: the session was read (and saved)
     try:
         yield f"retry: {settings.GENIUS_STREAM_RETRY_MS}\n\n"
         if catch_up is not None:

@@ -27,19 +27,14 @@ from games.platform.models import Game
 from games.platform.services.chat import chat_post
 from games.platform.services.events import bump_version
 from tests.conftest import seat_of
+from tests.live_support import redis_for_push
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def push_redis(settings):
-    url = os.environ.get("REDIS_URL") or (
-        f"redis://127.0.0.1:6379/{os.environ.get('GENIUS_TEST_REDIS_DB', '0')}"
-    )
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=0.5).ping()
-    except (redis.RedisError, OSError):
-        pytest.skip("needs a Redis (REDIS_URL)")
+    url = redis_for_push()
     settings.GENIUS_PUSH_URL = url
     settings.GENIUS_PUSH_PREFIX = f"test-{uuid.uuid4().hex[:10]}:"
     settings.GENIUS_STREAM_PING_SECONDS = 0.3

@@ -13,16 +13,22 @@ import uuid
 import pytest
 
 from tests.embedded import ROOT, environment, free_port, var_folder
-from tests.platform.test_live_two_nodes import MOVE, _answers, push_url  # noqa: F401 (a fixture)
+from tests.live_support import redis_for_push
+from tests.platform.test_live_two_nodes import MOVE, _answers
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
+
+
+@pytest.fixture
+def push_url():
+    return redis_for_push()
 
 
 def test_a_move_reaches_a_visitors_page_through_the_stream_not_the_poll(
     tmp_path,
     embedded_database,
     push_url,
-    browser,  # noqa: F811
+    browser,
 ):
     var = var_folder(tmp_path / "var", embedded_database.database)
     env = environment(

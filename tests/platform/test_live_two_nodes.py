@@ -4,7 +4,6 @@ folder of the test's own), under uvicorn, with a Redis and a channel prefix of t
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 import sys
@@ -14,9 +13,9 @@ import urllib.request
 import uuid
 
 import pytest
-import redis
 
 from tests.embedded import ROOT, environment, free_port, var_folder
+from tests.live_support import redis_for_push
 
 pytestmark = pytest.mark.services
 
@@ -35,13 +34,7 @@ print("moved", began, Game.objects.get(pk={game}).version)
 
 @pytest.fixture
 def push_url():
-    db = os.environ.get("GENIUS_TEST_REDIS_DB", "0")
-    url = os.environ.get("REDIS_URL") or f"redis://127.0.0.1:6379/{db}"
-    try:
-        redis.Redis.from_url(url, socket_connect_timeout=0.5).ping()
-    except (redis.RedisError, OSError):
-        pytest.skip("needs a Redis (REDIS_URL)")
-    return url
+    return redis_for_push()
 
 
 def _answers(port: int) -> bool:
