@@ -244,29 +244,30 @@ def private_changed(game_id: int, user_ids) -> None:
     cannot count private events by it (issue 17.7). With the page cache off the polls have only the
     version: it moves."""
     user_ids = sorted(set(user_ids))
-    live_push.mine(game_id, user_ids, hosts=True)  # their pages fetch their part (after the commit)
     if not enabled():  # no shared cache: versions.py keeps no number to raise either
         Game.objects.filter(pk=game_id).update(version=F("version") + 1)
-        return
-    seats = [f"stamp:seat:{game_id}:{uid}" for uid in user_ids]
-    _renew_after_commit([*seats, _hosts_key(game_id)])
+    else:
+        _renew_after_commit([*[f"stamp:seat:{game_id}:{uid}" for uid in user_ids], _hosts_key(game_id)])
+    # Their pages fetch their part: told after the commit, and after the stamps above are renewed (on_commit
+    # runs in order), or a fetch could still find the old stamps and answer "nothing new".
+    live_push.mine(game_id, user_ids, hosts=True)
 
 
 def own_changed(game_id: int, user_ids) -> None:
     """Something on only these players' own pages moved that the hosts' pages do not show (a pair chat's
     unread count): their stamps, nobody else's. With the page cache off nothing moves, not even the
     version: a spectator must not be able to count chat messages by it (each page renders afresh anyway)."""
-    live_push.mine(game_id, user_ids)
     _renew_after_commit([f"stamp:seat:{game_id}:{uid}" for uid in sorted(set(user_ids))])
+    live_push.mine(game_id, user_ids)  # after the renewal, as private_changed says
 
 
 def seat_changed(seat) -> None:
     """A player's own saved submission moved: their cached pages are out of date."""
-    live_push.mine(seat.game_id, [seat.user_id])
     _renew_after_commit([f"stamp:seat:{seat.game_id}:{seat.user_id}"])
+    live_push.mine(seat.game_id, [seat.user_id])
 
 
 def ledger_changed(season_id: int, user_ids) -> None:
     """Balances moved: the owners' cached pages in that season are out of date."""
-    live_push.mine(None, user_ids, season_id=season_id)
     _renew_after_commit([f"stamp:ledger:{season_id}:{uid}" for uid in set(user_ids)])
+    live_push.mine(None, user_ids, season_id=season_id)

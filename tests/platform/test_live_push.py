@@ -135,6 +135,22 @@ def test_a_chat_message_tells_both_players_chats_and_the_readers_counts_only_the
     assert others(0.2) == [] and public(0.2) == [], "nobody else can count the messages"
 
 
+def test_private_news_is_published_only_once_the_stamps_have_moved(
+    settings, tally, alice, monkeypatch, django_capture_on_commit_callbacks
+):
+    # A page told "yours moved" fetches at once: under the old stamps it would be told "nothing new".
+    settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"  # on; what is sent is looked at, not sent
+    keys = pagecache._player_keys(tally.pk, tally.season_id, alice.pk)
+    before = pagecache._stamps(keys)
+    at_send = []
+    monkeypatch.setattr(live_push, "send", lambda messages: at_send.append(pagecache._stamps(keys)))
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.private_changed(tally.pk, [alice.pk])
+    with django_capture_on_commit_callbacks(execute=True):
+        pagecache.seat_changed(seat_of(tally, alice))
+    assert len(at_send) == 2 and before != at_send[0] != at_send[1]
+
+
 def test_publishing_never_raises_with_redis_away(settings, caplog):
     settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"
     live_push._quiet_until = 0.0
