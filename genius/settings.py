@@ -375,6 +375,19 @@ GENIUS_PAGE_CACHE_SECONDS = int(os.environ.get("GENIUS_PAGE_CACHE_SECONDS", "600
 # GENIUS_REDIS_TIMEOUT seconds, and after a failure the process leaves Redis alone that many seconds.
 GENIUS_REDIS_TIMEOUT = float(os.environ.get("GENIUS_REDIS_TIMEOUT", "1"))
 GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", "1"))
+# Live pages (docs/live.md): moves are published on the pub/sub of this Redis (by default REDIS_URL's) and
+# relayed to the pages' event streams (GET /events/). Empty: no push, the pages poll as before. The prefix
+# names the channels (pub/sub ignores database numbers: two sites on one Redis need two prefixes).
+GENIUS_PUSH_URL = os.environ.get("GENIUS_PUSH_URL", REDIS_URL)
+GENIUS_PUSH_PREFIX = os.environ.get("GENIUS_PUSH_PREFIX", "genius:")
+# Open streams one user (or one visitor's session) may hold at once, across this process's tabs.
+GENIUS_STREAMS_PER_USER = int(os.environ.get("GENIUS_STREAMS_PER_USER", "8"))
+# A comment this often keeps proxies from closing an idle stream; the browser reconnects after RETRY ms.
+GENIUS_STREAM_PING_SECONDS = float(os.environ.get("GENIUS_STREAM_PING_SECONDS", "25"))
+GENIUS_STREAM_RETRY_MS = int(os.environ.get("GENIUS_STREAM_RETRY_MS", "3000"))
+# While its stream is open a page still polls this often (the safety net); while it is down, at the
+# game's own interval.
+GENIUS_STREAM_SAFETY_POLL_SECONDS = int(os.environ.get("GENIUS_STREAM_SAFETY_POLL_SECONDS", "45"))
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 # Unset: a round's reminder goes an eighth of its window before it closes, and a last call an hour before
 # for windows over 4 h (games/platform/services/leads.py). Set: that fixed lead in hours (0: none at all).

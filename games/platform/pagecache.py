@@ -39,6 +39,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from genius.clock import site_now
 
+from . import live_push
 from .models import Game
 from .registry import Viewer
 from .zones import as_instant, fill_times
@@ -242,11 +243,14 @@ def private_changed(game_id: int, user_ids) -> None:
     their pages and live partials are out of date, nobody else's. The public version stays, so spectators
     cannot count private events by it (issue 17.7). With the page cache off the polls have only the
     version: it moves."""
+    user_ids = sorted(set(user_ids))
     if not enabled():  # no shared cache: versions.py keeps no number to raise either
         Game.objects.filter(pk=game_id).update(version=F("version") + 1)
-        return
-    seats = [f"stamp:seat:{game_id}:{uid}" for uid in sorted(set(user_ids))]
-    _renew_after_commit([*seats, _hosts_key(game_id)])
+    else:
+        _renew_after_commit([*[f"stamp:seat:{game_id}:{uid}" for uid in user_ids], _hosts_key(game_id)])
+    # Their pages fetch their part: told after the commit, and after the stamps above are renewed (on_commit
+    # runs in order), or a fetch could still find the old stamps and answer "nothing new".
+    live_push.mine(game_id, user_ids, hosts=True)
 
 
 def own_changed(game_id: int, user_ids) -> None:
@@ -254,13 +258,16 @@ def own_changed(game_id: int, user_ids) -> None:
     unread count): their stamps, nobody else's. With the page cache off nothing moves, not even the
     version: a spectator must not be able to count chat messages by it (each page renders afresh anyway)."""
     _renew_after_commit([f"stamp:seat:{game_id}:{uid}" for uid in sorted(set(user_ids))])
+    live_push.mine(game_id, user_ids)  # after the renewal, as private_changed says
 
 
 def seat_changed(seat) -> None:
     """A player's own saved submission moved: their cached pages are out of date."""
     _renew_after_commit([f"stamp:seat:{seat.game_id}:{seat.user_id}"])
+    live_push.mine(seat.game_id, [seat.user_id])
 
 
 def ledger_changed(season_id: int, user_ids) -> None:
     """Balances moved: the owners' cached pages in that season are out of date."""
     _renew_after_commit([f"stamp:ledger:{season_id}:{uid}" for uid in set(user_ids)])
+    live_push.mine(None, user_ids, season_id=season_id)

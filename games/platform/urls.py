@@ -9,12 +9,14 @@ from . import (
     paths,  # noqa: F401  (registers the `id` converter)
     presence_views,
     push_views,
+    stream,
     views,
 )
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz/", views.healthz, name="healthz"),
+    path("events/", stream.events, name="events"),
     path("first-run/", first_run.first_run, name="first-run"),
     path("rules/", guides.rules_index, name="rules-index"),
     path("rules/<slug:slug>/", guides.rules_page, name="rules"),

@@ -22,6 +22,7 @@ from django.core.cache import cache
 from django.db import transaction
 from redis.exceptions import RedisError
 
+from . import live_push
 from .models import Game
 
 log = logging.getLogger(__name__)
@@ -60,16 +61,24 @@ def game_row(game_id: int) -> dict | None:
 
 
 def game_moved(game_id: int) -> None:
-    """The game's version moved in the current transaction: every process sees the new one once it commits.
+    """The game's version moved in the current transaction: every process sees the new one once it commits,
+    and the pages open on the game are told the new number (live_push).
 
     Inside a caller's transaction (or a test's, which never commits) the kept number is dropped now as well,
     so reads in that transaction ask the database, which already sees the change.
     """
-    if not shared():
+    if not shared() and not live_push.enabled():
         return
-    if len(transaction.get_connection().atomic_blocks) > 1:
+    if shared() and len(transaction.get_connection().atomic_blocks) > 1:
         _safely(cache.delete, _key(game_id))
-    transaction.on_commit(partial(_read, game_id))
+    transaction.on_commit(partial(_committed, game_id))
+
+
+def _committed(game_id: int) -> None:
+    """After the commit: the number kept for every process, and the open pages told (live_push)."""
+    row = _read(game_id)
+    if row is not None:
+        live_push.version(game_id, row["version"])
 
 
 def _read(game_id: int, *, raise_kept: bool = True) -> dict | None:

@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
-from . import pagecache, presence, registry, round_form, zones
+from . import live_push, pagecache, presence, registry, round_form, zones
 from .awaiting import awaiting
 from .demo import demo_logins
 from .errors import Busy, NotAllowed, RoundClosed, StateChanged
@@ -61,10 +61,15 @@ def healthz(request):
     return HttpResponse("ok", content_type="text/plain")
 
 
+def _user_stream() -> str:
+    """The logged-in user's event stream (their chats and counts: docs/live.md), when the site pushes."""
+    return reverse("events") if live_push.enabled() else ""
+
+
 def home(request):
     if request.htmx and request.GET.get("part") == "awaiting" and request.user.is_authenticated:
         needs = awaiting(request.user)
-        context = {"awaiting": needs, "awaiting_count": len(needs)}
+        context = {"awaiting": needs, "awaiting_count": len(needs), "stream": _user_stream()}
         return render(request, "platform/home.html#awaiting", context)
     games = visible_games(request.user).select_related("season").order_by("-id")
     mine, hosting, needs = [], [], []
@@ -78,6 +83,7 @@ def home(request):
         {
             "awaiting": needs,
             "awaiting_count": len(needs),
+            "stream": _user_stream(),
             "mine": mine,
             "hosting": hosting,
             "games": games[:50],
@@ -208,6 +214,10 @@ def _page_context(game, obs, form, viewer, look=None, feed=False) -> dict:
         "form_after_state": registry.get(game.game_type).form_after_state,
         # The live partial's `v`: the public version, and the viewer's private stamps (game_feed).
         "poll": f"{obs['version']}-{token}" if token else str(obs["version"]),
+        # Server push (docs/live.md): the page's event stream, and how often it still polls while the stream
+        # is open (the safety net); without push the page polls at the game's own interval as before.
+        "stream": f"{reverse('events')}?game={game.pk}" if live_push.enabled() else "",
+        "safety_poll": settings.GENIUS_STREAM_SAFETY_POLL_SECONDS,
     }
 
 
@@ -531,6 +541,8 @@ def chat_page(request, game_id: int, a: int, b: int):
         "draft": draft,
         "pair_template": kind.pair_template,
         "obs": observe(game, viewer) if kind.pair_template else None,
+        "stream": _user_stream(),
+        "safety_poll": settings.GENIUS_STREAM_SAFETY_POLL_SECONDS,
     }
     if request.htmx and request.htmx.target == "chat-messages":
         return render(request, "platform/chat.html#messages", context)

@@ -481,3 +481,74 @@
   document.addEventListener("visibilitychange", function () { say(!document.hidden); });
   window.addEventListener("pagehide", function () { say(false); });
 })();
+
+// Live means live (docs/live.md): a part of a page that polls (a game's #live, a chat's messages, the home
+// page's "Awaiting you") carries the page's event stream (data-stream) when the site pushes, and the events it
+// follows (data-follow). The stream says only that something moved: "version" N of a game, "mine" (the
+// player's own part of a game, or their season's ledger), "chat", "counts"; the part then fetches itself as
+// its poll does (htmx's "refresh"), through the same authorised view. A hidden tab hears it at once: its
+// timers are slowed, its events are not, and the title and the "your turn" notice follow the fetched part as
+// before. While the stream is open a part with data-safety-poll polls only that often (the safety net);
+// while it is down it polls at its own interval, and on reconnecting it fetches once: nothing is lost.
+(function () {
+  if (!window.EventSource || !window.htmx) return;
+  let source = null, open = false, lost = false, retry = null;
+  const fetched = new Map(); // part id -> when it last fetched
+  function parts() { return document.querySelectorAll("[data-stream][data-follow]"); }
+  function have(el) {
+    const url = new URL(el.getAttribute("hx-get"), window.location.href);
+    return parseInt((url.searchParams.get("v") || "0").split("-")[0], 10) || 0;
+  }
+  function concerns(el, kind, d) {
+    if ((el.dataset.follow || "").split(" ").indexOf(kind) < 0) return false;
+    const game = parseInt(el.dataset.game, 10), season = parseInt(el.dataset.season, 10);
+    if (kind === "version") return d.game === game && d.v > have(el);
+    if (!game || kind === "counts") return true; // the home page: any of the user's news may move its list
+    return d.game === game || (d.season !== undefined && d.season === season);
+  }
+  function heard(kind) {
+    return function (ev) {
+      const d = JSON.parse(ev.data);
+      parts().forEach(function (el) { if (concerns(el, kind, d)) window.htmx.trigger(el, "refresh"); });
+    };
+  }
+  function connect() {
+    retry = null;
+    const first = parts()[0];
+    if (!first || source) return;
+    const v = first.dataset.game ? (first.dataset.stream.indexOf("?") < 0 ? "?" : "&") + "v=" + have(first) : "";
+    source = new EventSource(first.dataset.stream + v);
+    source.addEventListener("open", function () {
+      open = true;
+      if (lost) parts().forEach(function (el) { window.htmx.trigger(el, "refresh"); }); // what moved meanwhile
+      lost = false;
+    });
+    ["version", "mine", "chat", "counts"].forEach(function (kind) { source.addEventListener(kind, heard(kind)); });
+    source.addEventListener("error", function () {
+      open = false;
+      lost = true;
+      // The browser reconnects by itself after a dropped stream; a refused one (503, 429) is closed for
+      // good, so the page tries again later, polling meanwhile.
+      if (source.readyState === EventSource.CLOSED) {
+        source = null;
+        if (!retry) retry = setTimeout(connect, 10000 + Math.random() * 20000);
+      }
+    });
+  }
+  document.addEventListener("htmx:confirm", function (ev) {
+    const el = ev.detail.elt;
+    if (!el || !el.dataset || !el.dataset.safetyPoll || ev.detail.triggeringEvent) return; // events fetch
+    const safety = (parseInt(el.dataset.safetyPoll, 10) || 45) * 1000;
+    if (open && Date.now() - (fetched.get(el.id) || 0) < safety) ev.preventDefault(); // the stream is up
+  });
+  document.addEventListener("htmx:afterRequest", function (ev) {
+    const el = ev.detail.elt;
+    if (el && el.dataset && el.dataset.follow) fetched.set(el.id, Date.now());
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    parts().forEach(function (el) { fetched.set(el.id, Date.now()); });
+    connect();
+  });
+  window.addEventListener("pagehide", function () { if (source) source.close(); source = null; open = false; });
+  window.addEventListener("pageshow", function (ev) { if (ev.persisted) { lost = true; connect(); } });
+})();

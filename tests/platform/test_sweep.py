@@ -253,9 +253,9 @@ def test_notifications_are_sent_only_after_the_resolution_commits(
     Game.objects.filter(pk=tally.pk).update(settings={**tally.settings, "explode_on_round": 1})
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         round_resolve(round_id=tally.rounds.get(number=1).id, early=True)
-    # Nothing is sent: the only step left for after the commit raises the game's shared version (the
-    # hosts' page shows the failure).
-    assert [getattr(step, "func", step) for step in callbacks] == [versions._read] and mail.outbox == []
+    # Nothing is sent: the only step left for after the commit raises the game's shared version and tells
+    # the open pages (the hosts' page shows the failure).
+    assert [getattr(step, "func", step) for step in callbacks] == [versions._committed] and mail.outbox == []
 
 
 @pytest.mark.django_db

@@ -19,7 +19,7 @@ from django.db.models import F, Sum
 
 from genius.clock import site_now
 
-from .. import enqueue, pagecache
+from .. import enqueue, live_push, pagecache
 from ..models import ChatRead, Seat
 
 
@@ -32,6 +32,8 @@ def chat_written(*, author_seat: Seat, other_seat: Seat) -> ChatRead:
     if reading.unread == 1:  # a new burst: the one email it may send (the task checks the preference)
         enqueue.notify_chat_message(reading.pk, reading.burst)
     pagecache.own_changed(other_seat.game_id, [other_seat.user_id])
+    live_push.chat(other_seat.game_id, [author_seat.user_id, other_seat.user_id])
+    live_push.counts([other_seat.user_id])
     chat_opened(reader=author_seat, other=other_seat)  # answering a chat is reading it
     return reading
 
@@ -44,6 +46,7 @@ def chat_opened(*, reader: Seat, other: Seat) -> bool:
     )
     if changed:
         pagecache.own_changed(reader.game_id, [reader.user_id])
+        live_push.counts([reader.user_id])
     return bool(changed)
 
 

@@ -185,7 +185,7 @@ class Command(BaseCommand):
         python = sys.executable
         celery = [python, "-m", "celery", "-A", "genius"]
         commands = {
-            "web": [python, "manage.py", "runserver", f"{options['host']}:{options['port']}", "--noreload"],
+            "web": self.web_server(python, options),
             # One process per queue: on SQLite, writers take turns anyway. Deadlines have their own, so a
             # slow webhook receiver or mail server never holds up a round's close.
             "worker": [*celery, "worker", *worker_of("celery")],
@@ -212,6 +212,17 @@ class Command(BaseCommand):
                 child.stop()
             for child in children:
                 child.wait()
+
+    def web_server(self, python: str, options) -> list[str]:
+        """runserver, or with a Redis to relay moves (docs/live.md) the whole site under ASGI (uvicorn),
+        so the pages' event streams show a move at once."""
+        if not settings.GENIUS_PUSH_URL:
+            return [python, "manage.py", "runserver", f"{options['host']}:{options['port']}", "--noreload"]
+        return [
+            *(python, "-m", "uvicorn", "genius.asgi:application"),
+            *("--host", options["host"], "--port", str(options["port"])),
+            *("--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "2"),
+        ]
 
     def _supervise(self, children, url: str, options, outbox: str | None) -> None:
         """Until Ctrl-C: start again what stopped, greet once the site answers, watch the disk."""

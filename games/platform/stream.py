@@ -1,0 +1,361 @@
+"""GET /events/: a page's event stream (Server-Sent Events), served by an async view under ASGI.
+
+Notify-then-fetch (docs/live.md): the stream says only that something moved, with ids and numbers
+(`version` {"game", "v"}, `mine` {"game"} or {"season"}, `chat` {"game"}, `counts` {}); the page then
+fetches what moved through the views it already polls, which check who may see what. A stream hears:
+- `game=G`: the game's public channel, if the user may see the game exactly as its page decides
+  (`viewer_or_404`: a game closed to them is a 404), and its hosts' channel if they host it;
+- a logged-in user: their own channel, implied by the session (a client cannot name a user).
+On connect it sends `retry:` and, at once, the game's version if it is above the one the page has (`v=` or
+the Last-Event-ID header of a reconnect): an update is never lost, only late.
+
+Each process holds ONE Redis pub/sub connection for all its streams (the Hub): it subscribes to a channel
+while some stream of this process listens to it, and fans each message out to those streams' queues. With
+Redis away the streams end (the pages fall back to their own poll) and new ones are refused (503) until
+it answers again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+from collections import defaultdict
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import caches
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpResponse, StreamingHttpResponse
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+from . import live_push
+from .models import Game
+from .observation import viewer_or_404
+from .versions import game_row
+
+log = logging.getLogger(__name__)
+
+QUEUE_SIZE = 64  # messages a stream may fall behind by before it is closed (the page reconnects, catching up)
+VISITOR_STREAMS_FACTOR = 8  # visitors with no session share an address (a household, a school): more of them
+
+
+class Listener:
+    """One open stream's inbox."""
+
+    def __init__(self, channels: list[str]):
+        self.channels = channels
+        self.queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.closed = False
+        self.released = False
+
+    def deliver(self, item) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(item)
+        except asyncio.QueueFull:  # too slow a reader: it reconnects and catches up from its version
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+
+class Hub:
+    """This process's one pub/sub connection, shared by all its streams."""
+
+    def __init__(self):
+        self.listeners: dict[str, set[Listener]] = defaultdict(set)
+        self.streams: dict[str, int] = defaultdict(int)  # open streams per owner (user, session or address)
+        self.loop = None
+        self.redis: Redis | None = None
+        self.pubsub = None
+        self.reader: asyncio.Task | None = None
+        self.up = False
+        self.starting: asyncio.Lock | None = None
+
+    async def join(self, listener: Listener) -> bool:
+        """Listen to the listener's channels; False when Redis does not answer (the page polls)."""
+        if not await self._started():
+            return False
+        new = [name for name in listener.channels if not self.listeners[name]]
+        for name in listener.channels:
+            self.listeners[name].add(listener)
+        if new:
+            try:
+                await self.pubsub.subscribe(*new)
+            except (RedisError, OSError):
+                self.leave(listener)
+                self._down("subscribing")
+                return False
+        return True
+
+    def leave(self, listener: Listener) -> None:
+        gone = []
+        for name in listener.channels:
+            here = self.listeners.get(name)
+            if here is not None:
+                here.discard(listener)
+                if not here:
+                    del self.listeners[name]
+                    gone.append(name)
+        if gone and self.up and self.pubsub is not None and not self.loop.is_closed():
+            self.loop.create_task(self._unsubscribe(gone))
+
+    async def _unsubscribe(self, names: list[str]) -> None:
+        names = [name for name in names if name not in self.listeners]  # unless someone came back meanwhile
+        if names:
+            with contextlib.suppress(RedisError, OSError):
+                await self.pubsub.unsubscribe(*names)
+
+    def here(self) -> None:
+        """On this process's event loop. A new loop (tests run several) holds nothing of the old one's."""
+        loop = asyncio.get_running_loop()
+        if self.loop is not loop:
+            self.__init__()
+            self.loop = loop
+
+    async def _started(self) -> bool:
+        self.here()
+        loop = self.loop
+        if self.up:
+            return True
+        if self.starting is None:
+            self.starting = asyncio.Lock()
+        async with self.starting:  # the first streams of a process arrive together: one connection
+            return self.up or await self._connect(loop)
+
+    async def _connect(self, loop) -> bool:
+        try:
+            self.redis = Redis.from_url(
+                settings.GENIUS_PUSH_URL,
+                socket_connect_timeout=settings.GENIUS_REDIS_TIMEOUT,
+                # No silent reconnect: what was published meanwhile would be lost to the open streams. A
+                # lost connection ends them instead; each reconnects and is sent what it missed.
+                retry=Retry(NoBackoff(), 0),
+                client_name=live_push.channel("hub", os.getpid()),  # CLIENT LIST tells whose it is
+            )
+            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            # Subscribed from the start, so the reader always has a connection to read from.
+            await self.pubsub.subscribe(live_push.channel("hub", 0))
+        except (RedisError, OSError):
+            log.warning("Redis does not answer: live streams are refused, pages poll")
+            await self._drop()
+            return False
+        self.up = True
+        self.reader = loop.create_task(self._read())
+        return True
+
+    async def _read(self) -> None:
+        try:
+            async for message in self.pubsub.listen():
+                if message.get("type") != "message":
+                    continue
+                name = message["channel"].decode()
+                try:
+                    data = json.loads(message["data"])
+                except ValueError:
+                    continue
+                for listener in list(self.listeners.get(name, ())):
+                    listener.deliver(data)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("Lost Redis pub/sub: open streams end, their pages poll until they reconnect")
+        self._down("reading")
+
+    def _down(self, doing: str) -> None:
+        """Redis failed: every stream ends (its page falls back to polling, and reconnects)."""
+        if not self.up:
+            return
+        self.up = False
+        log.warning("Live streams: Redis failed while %s", doing)
+        for here in list(self.listeners.values()):
+            for listener in list(here):
+                listener.close()
+        self.listeners.clear()
+        asyncio.get_running_loop().create_task(self._drop())
+
+    async def _drop(self) -> None:
+        pubsub, redis, self.pubsub, self.redis = self.pubsub, self.redis, None, None
+        with contextlib.suppress(Exception):
+            if pubsub is not None:
+                await pubsub.aclose()
+        with contextlib.suppress(Exception):
+            if redis is not None:
+                await redis.aclose()
+
+
+hub = Hub()
+
+
+def _access(game_id: int | None, user) -> tuple[int | None, str | None]:
+    """(the game's public version, the viewer's role) after the game page's own check; 404 if closed."""
+    if game_id is None:
+        return None, None
+    row = game_row(game_id)
+    if row is None or (not row["public"] and not user.is_authenticated):
+        raise Http404("No such game.")
+    viewer = viewer_or_404(Game(pk=game_id, **row), user)
+    return row["version"], viewer.role
+
+
+def _current(game_id: int) -> int | None:
+    row = game_row(game_id)
+    return None if row is None else row["version"]
+
+
+def _number(text: str | None) -> int | None:
+    text = (text or "").partition("-")[0]  # a page's `v` may carry its private token after a dash
+    return int(text) if text.isdigit() and len(text) < 12 else None
+
+
+def _owner(request, user) -> tuple[str, int]:
+    """Who the cap on open streams counts, and their cap."""
+    cap = settings.GENIUS_STREAMS_PER_USER
+    if user.is_authenticated:
+        return f"user:{user.pk}", cap
+    if request.session.session_key:
+        return f"session:{request.session.session_key}", cap
+    return f"address:{request.META.get('REMOTE_ADDR', '')}", cap * VISITOR_STREAMS_FACTOR
+
+
+def _event(data: dict) -> str:
+    """The message as an SSE event: its kind, and its ids and numbers only (nothing else is relayed).
+    A version event carries its number as the id, which a reconnecting browser sends back."""
+    kind = data.get("event")
+    if kind not in {"version", "mine", "chat", "counts"}:
+        return ""
+    body = {k: v for k, v in data.items() if k in {"game", "season", "v"} and type(v) is int}
+    lines = f"id: {body['v']}\n" if kind == "version" and "v" in body else ""
+    return f"{lines}event: {kind}\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
+
+
+async def events(request):
+    if request.method != "GET":
+        return HttpResponse(status=405)
+    if not live_push.enabled() or not isinstance(request, ASGIRequest):
+        # No Redis: nothing to relay. Under WSGI (gunicorn) a stream would hold a worker for as long as
+        # the page stays open: the proxy sends /events/ to the ASGI service (docker-compose's `stream`).
+        # 204 tells EventSource not to reconnect; the page keeps its poll.
+        return HttpResponse(status=204)
+    user = await request.auser()
+    game_id = _number(request.GET.get("game"))
+    if request.GET.get("game") and game_id is None:
+        raise Http404("No such game.")
+    version, role = await sync_to_async(_access)(game_id, user)
+    channels = []
+    if game_id is not None:
+        channels.append(live_push.channel("game", game_id))
+        if role == "host":
+            channels.append(live_push.channel("hosts", game_id))
+    if user.is_authenticated:
+        channels.append(live_push.channel("user", user.pk))
+    if not channels:
+        return HttpResponse("Nothing to follow here.", status=400, content_type="text/plain")
+    owner, cap = _owner(request, user)
+    hub.here()
+    if hub.streams[owner] >= cap:
+        answer = HttpResponse("Too many open live pages.", status=429, content_type="text/plain")
+        answer["Retry-After"] = "30"
+        return answer
+    hub.streams[owner] += 1
+    listener = Listener(channels)
+    try:
+        joined = await hub.join(listener)
+        # Read after subscribing: a move committed before the subscription is in this number.
+        known = _number(request.headers.get("Last-Event-ID")) or _number(request.GET.get("v")) or 0
+        current = await sync_to_async(_current)(game_id) if joined and game_id is not None else None
+    except BaseException:
+        _closed(owner, listener)
+        raise
+    if not joined:
+        _closed(owner, listener)
+        answer = HttpResponse("Live updates are down; the page polls.", status=503, content_type="text/plain")
+        answer["Retry-After"] = "10"
+        return answer
+    response = Stream(
+        _relay(listener, owner, game_id, current if current is not None and current > known else None),
+        content_type="text/event-stream",
+    )
+    response.release = lambda: _closed(owner, listener)
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+class Stream(StreamingHttpResponse):
+    """The stream's answer: its slot is freed when it is closed, even if it was never read (the browser
+    went before the first byte); the server closes every answer, in a thread of its own."""
+
+    release = None
+
+    def close(self):
+        super().close()
+        if self.release is not None:
+            loop = hub.loop
+            try:
+                here = asyncio.get_running_loop()
+            except RuntimeError:
+                here = None
+            if loop is None or here is loop or loop.is_closed():
+                self.release()
+            else:
+                loop.call_soon_threadsafe(self.release)
+
+
+def _closed(owner: str, listener: Listener) -> None:
+    """A stream ended: its channels and its slot freed (once, however many ways it ends)."""
+    if listener.released:
+        return
+    listener.released = True
+    listener.closed = True
+    hub.leave(listener)
+    hub.streams[owner] -= 1
+    if hub.streams[owner] <= 0:
+        hub.streams.pop(owner, None)
+
+
+def _forget_caches() -> None:
+    """Under ASGI Django keeps a cache client per request (its handler follows the request's context),
+    and with it a Redis connection for as long as the request lives: an open stream would hold one for
+    hours, a thousand streams a thousand connections. Once the stream is open it needs none: this
+    request's clients are dropped (their connections close), and the stream holds only the Hub's."""
+    for alias in list(settings.CACHES):
+        client = getattr(caches._connections, alias, None)
+        if client is None:
+            continue
+        delattr(caches._connections, alias)
+        pools = getattr(client.__dict__.get("_cache"), "_pools", {})  # Django's RedisCache's, if made
+        for pool in list(pools.values()):
+            with contextlib.suppress(Exception):
+                pool.disconnect()
+
+
+async def _relay(listener: Listener, owner: str, game_id: int | None, catch_up: int | None):
+    _forget_caches()  # the middleware is done with the request: the session was read (and saved)
+    try:
+        yield f"retry: {settings.GENIUS_STREAM_RETRY_MS}\n\n"
+        if catch_up is not None:
+            yield _event({"event": "version", "game": game_id, "v": catch_up})
+        while True:
+            try:
+                item = await asyncio.wait_for(listener.queue.get(), settings.GENIUS_STREAM_PING_SECONDS)
+            except TimeoutError:
+                yield ": ping\n\n"
+                continue
+            if item is None:  # Redis failed or the reader fell behind: the page reconnects
+                return
+            text = _event(item)
+            if text:
+                yield text
+    finally:
+        _closed(owner, listener)
