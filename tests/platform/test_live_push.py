@@ -390,3 +390,67 @@ def test_the_chat_and_home_pages_follow_the_users_stream(settings, client, tally
     assert 'data-stream="/events/"' in part and 'data-follow="counts mine"' in part
     settings.GENIUS_PUSH_URL = ""
     assert "data-stream" not in client.get("/").content.decode()
+
+
+@pytest.mark.services
+def test_streams_carry_no_canary_and_each_users_news_reaches_that_user_alone(
+    push_redis, season, hank, alice, bob, charlie, make_user, django_capture_on_commit_callbacks
+):
+    # The leak crawl (tests/proof/test_no_leaks.py) reaches /events/ only under the test client (WSGI: a
+    # 204); here the streams themselves, under ASGI, while a game's private values move.
+    from games.platform.kit import Reveal
+    from games.platform.services import games as game_services
+    from games.platform.services.events import events_write
+
+    game = game_services.game_create(season=season, game_type="tally", name="Tally", hosts=[hank], actor=hank)
+    for player in (alice, bob, charlie):
+        game_services.game_seat(game=game, user=player, actor=hank)
+    game_services.game_start(game=game, actor=hank)
+    game.refresh_from_db()
+    dora = make_user("dora")  # a member with no seat: a spectator
+    viewers = {"alice": alice, "bob": bob, "charlie": charlie, "hank": hank, "dora": dora, "visitor": None}
+    heard = {}
+
+    def secrets():
+        seats = {s.user_id: s for s in game.seats.all()}
+        with django_capture_on_commit_callbacks(execute=True):
+            events_write(game=game, events=[Reveal(seats[alice.pk].number, "CANARY-STREAM-REVEAL")])
+            pagecache.private_changed(game.pk, [alice.pk])
+        with django_capture_on_commit_callbacks(execute=True):
+            chat_post(
+                game=game, author_seat=seats[alice.pk], other_seat=seats[bob.pk], text="CANARY-STREAM-CHAT"
+            )
+
+    async def gather(response, seconds: float = 1.5) -> str:
+        out, until = [], time.monotonic() + seconds
+        while (left := until - time.monotonic()) > 0:
+            try:
+                out.append((await asyncio.wait_for(anext(response.streaming_content), left)).decode())
+            except TimeoutError:
+                break
+        return "".join(out)
+
+    @async_to_sync
+    async def run():
+        opened = {}
+        for label, user in viewers.items():
+            client = await _logged_in(user) if user is not None else AsyncClient()
+            opened[label] = await _open(client, f"game={game.pk}&v={game.version}")
+            assert opened[label].status_code == 200, label
+            await _chunks(opened[label], 1)  # retry: listening
+        await sync_to_async(secrets)()
+        texts = await asyncio.gather(*(gather(response) for response in opened.values()))
+        heard.update(zip(opened, texts, strict=True))
+        for response in opened.values():
+            await _close(response)
+
+    run()
+    for label, text in heard.items():
+        assert "CANARY" not in text, label
+        for body in _bodies(text):
+            assert set(body) <= {"game", "v", "season"} and all(type(v) is int for v in body.values()), label
+    events = {label: set(re.findall(r"^event: (\w+)$", text, re.MULTILINE)) for label, text in heard.items()}
+    assert {"mine", "chat"} <= events["alice"] and "chat" in events["bob"]
+    assert "mine" in events["hank"], "the hosts hear that a player's private part moved"
+    for label in ("charlie", "dora", "visitor"):
+        assert not {"mine", "chat", "counts"} & events[label], f"{label} heard another user's news"
