@@ -50,7 +50,12 @@ class AsgiWeb:
             [sys.executable, "-m", "uvicorn", "genius.asgi:application", "--port", str(self.port)]
             + ["--log-level", "warning", "--timeout-graceful-shutdown", "1"],
             cwd=ROOT,
-            env={**self.stack.env(), "GENIUS_PUSH_PREFIX": "faults-push:", "GENIUS_STREAM_PING_SECONDS": "1"},
+            env={
+                **self.stack.env(),
+                "GENIUS_PUSH_URL": self.stack.redis.url,  # never the machine's shared Redis
+                "GENIUS_PUSH_PREFIX": "faults-push:",
+                "GENIUS_STREAM_PING_SECONDS": "1",
+            },
             stdout=log,
             stderr=subprocess.STDOUT,
         )
