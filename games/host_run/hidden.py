@@ -10,7 +10,7 @@ from games.platform.models import Game, Season
 from games.platform.services.audit import audit
 from games.platform.services.games import game_create
 
-from .models import Design, Field, PrivateColumn, PrivateValue, RoundPlan
+from .models import Design, Field, PrivateColumn, PrivateValue
 from .rules.fields import definition_problems, keyed
 from .settings import window_minutes
 
@@ -117,6 +117,14 @@ def design_problems(game: Game) -> list[str]:
 DESIGN_COPIED = ("rules", "rounds", "window", "window_unit", "opened_by_hand", "scoreboard_public", "board")
 
 
+def _copy_rows(rows, *, design: Design) -> None:
+    """The design's rows of one kind (its round plans, questions or columns), copied field for field onto
+    `design`: every column of the model but its id and its design, so a field added later is copied too."""
+    model = rows.model
+    names = [f.attname for f in model._meta.concrete_fields if f.attname not in ("id", "design_id")]
+    model.objects.bulk_create(model(design=design, **{n: getattr(row, n) for n in names}) for row in rows)
+
+
 @transaction.atomic
 def design_copy(*, game: Game, season: Season, name: str, actor=None) -> Game:
     """A new draft game of the same type, hosts and settings in `season`, with a copy of `game`'s design:
@@ -133,36 +141,8 @@ def design_copy(*, game: Game, season: Season, name: str, actor=None) -> Game:
         actor=actor,
     )
     new = Design.objects.create(game=copy, **{name: getattr(design, name) for name in DESIGN_COPIED})
-    RoundPlan.objects.bulk_create(
-        RoundPlan(
-            design=new,
-            number=plan.number,
-            title=plan.title,
-            window=plan.window,
-            window_unit=plan.window_unit,
-            opens=plan.opens,
-        )
-        for plan in design.round_plans.all()
-    )
-    Field.objects.bulk_create(
-        Field(
-            design=new,
-            round_number=field.round_number,
-            order=field.order,
-            kind=field.kind,
-            label=field.label,
-            help=field.help,
-            required=field.required,
-            minimum=field.minimum,
-            maximum=field.maximum,
-            options=field.options,
-        )
-        for field in design.fields.all()
-    )
-    PrivateColumn.objects.bulk_create(
-        PrivateColumn(design=new, order=column.order, name=column.name)
-        for column in design.private_columns.all()
-    )
+    for rows in (design.round_plans.all(), design.fields.all(), design.private_columns.all()):
+        _copy_rows(rows, design=new)
     audit(action="host_run_design_copy", actor=actor, game=copy, copied_from=game.pk, name=name)
     return copy
 
