@@ -272,18 +272,8 @@ class NotSent(Exception):
 
 
 def _why_not(result, rnd: Round) -> str:
-    number = f"Round {rnd.number}"
-    why = {
-        rounds.Resolution.ALREADY_RESOLVED: f"{number} was already resolved.",
-        rounds.Resolution.NOT_RUNNING: "The game is not running.",
-        rounds.Resolution.PAUSED: "The game is paused: resume it on the console, then press Resolve.",
-        rounds.Resolution.BUSY: "Another change to this game was under way: press Resolve again.",
-        rounds.Resolution.AWAY: "The database did not answer: press Resolve again in a moment.",
-    }.get(result)
-    if why is None:
-        error = (rnd.last_error or "").strip().splitlines()[-1:] or [str(result)]
-        why = f"The game could not apply these results ({error[0]})."
-    return f"Nothing was sent: {why} Your draft is saved."
+    """Why the round did not resolve, in the words of the console's Resolve now (one wording for both)."""
+    return f"Nothing was sent: {rounds.not_resolved_because(result, rnd)} Your draft is saved."
 
 
 def send(*, game: Game, rnd: Round, resolution: Resolution, user) -> None:

@@ -229,11 +229,11 @@ def round_resolve_now(*, game: Game, actor) -> Resolution:
     result = round_resolve(round_id=rnd.pk, early=True, actor=actor)
     if not result:
         rnd.refresh_from_db()
-        raise NotResolved(result, _not_resolved_because(result, rnd))
+        raise NotResolved(result, not_resolved_because(result, rnd))
     return result
 
 
-def _not_resolved_because(result: Resolution, rnd: Round) -> str:
+def not_resolved_because(result: Resolution, rnd: Round) -> str:
     number = f"Round {rnd.number}"
     return {
         Resolution.ALREADY_RESOLVED: f"{number} was already resolved.",
