@@ -31,24 +31,11 @@ from genius.clock import site_now
 
 from ..models import Resolution, SeatResult
 from ..rules import apply_resolution, round_fields, round_title
-from ..rules.fields import keyed
+from ..rules.fields import answer_words, keyed
 from ..store import load
 
 TYPES = ("host_run", "host_run_death")
 END_FIELDS = ("rank", "winner", "tokens_of_life", "garnets")
-
-
-def answer_words(field: dict, value, names: dict[int, str]) -> str:
-    """One answer in full, as the hosts read it in the submissions' table ("—" when not answered)."""
-    if value is None or value == "" or value == []:
-        return "—"
-    if field["kind"] == "yes_no":
-        return "yes" if value is True else "no" if value is False else str(value)
-    if field["kind"] == "player" and isinstance(value, int):
-        return names.get(value, f"seat {value + 1}")
-    if field["kind"] == "choices" and isinstance(value, list | tuple):
-        return ", ".join(str(item) for item in value)
-    return str(value)  # a text in full: the hosts read all of it
 
 
 def _name(seat_number: int) -> str:
@@ -431,6 +418,8 @@ def _submissions(game: Game, rnd: Round, seats, names, state) -> list[dict]:
         else:
             row["status"] = "final" if saved.final else "saved, not final"
             row["at"] = when(saved.created_at)
-            row["answers"] = [answer_words(f, (saved.payload or {}).get(f["key"]), names) for f in fields]
+            row["answers"] = [
+                answer_words(f, (saved.payload or {}).get(f["key"]), names, full=True) for f in fields
+            ]
         rows.append(row)
     return rows

@@ -466,6 +466,29 @@ def _short(text: str) -> str:
     return flat if len(flat) <= DESCRIBE_CHARS else flat[:DESCRIBE_CHARS].rstrip() + "…"
 
 
+def answer_words(field: Mapping[str, Any], value, names: Mapping[int, str], *, full: bool = False) -> str:
+    """One answer in the hosts' words ("—" when not answered). A text shows its first 80 characters on one
+    line, or, `full`, all of it as written (the results page's table of submissions)."""
+    kind = field["kind"]
+    if _blank(value):
+        return "—"
+    if kind in TEXT_KINDS:
+        text = str(value)
+        if full:
+            return text
+        shown = f"“{_short(text)}”"
+        if len(" ".join(text.split())) > DESCRIBE_CHARS:
+            shown += f" ({len(text)} characters)"
+        return shown
+    if kind == "yes_no":
+        return "yes" if value is True else "no" if value is False else str(value)
+    if kind == "player":
+        return names.get(value, f"seat {value}") if isinstance(value, int) else str(value)
+    if kind == "choices" and isinstance(value, list | tuple):
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
 def describe(
     fields: list[Mapping[str, Any]], payload: Mapping[str, Any] | None, names: Mapping[int, str]
 ) -> str:
@@ -473,24 +496,5 @@ def describe(
     left at the…” (120 characters)". A text shows its first 80 characters, on one line; an unanswered
     question shows "—"."""
     payload = payload or {}
-    parts = []
-    for field in keyed(fields):
-        value = payload.get(field["key"])
-        kind = field["kind"]
-        if _blank(value):
-            shown = "—"
-        elif kind in TEXT_KINDS:
-            text = str(value)
-            shown = f"“{_short(text)}”"
-            if len(" ".join(text.split())) > DESCRIBE_CHARS:
-                shown += f" ({len(text)} characters)"
-        elif kind == "yes_no":
-            shown = "yes" if value is True else "no" if value is False else str(value)
-        elif kind == "player":
-            shown = names.get(value, f"seat {value}") if isinstance(value, int) else str(value)
-        elif kind == "choices" and isinstance(value, list | tuple):
-            shown = ", ".join(str(item) for item in value)
-        else:
-            shown = str(value)
-        parts.append(f"{field['label']}: {shown}")
+    parts = [f"{f['label']}: {answer_words(f, payload.get(f['key']), names)}" for f in keyed(fields)]
     return "; ".join(parts) if parts else "(no questions)"
