@@ -25,7 +25,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_until(check, what: str, seconds: float = 30) -> None:
+def wait_until(check, what: str, seconds: float = 30, why=None) -> None:
+    """Wait for `check()` to be true; `why()`, if given, says what the stack was doing when it was not (a
+    failure in CI is then read from its own message, since the stack's logs go with the runner)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -34,7 +36,7 @@ def wait_until(check, what: str, seconds: float = 30) -> None:
         except Exception:
             pass
         time.sleep(0.1)
-    raise AssertionError(f"{what} did not happen within {seconds} s")
+    raise AssertionError(f"{what} did not happen within {seconds} s" + (f"\n{why()}" if why else ""))
 
 
 @dataclass

@@ -128,6 +128,25 @@ def all_done(live: Live, emails: list, posts: set) -> bool:
     )
 
 
+def state(live: Live, emails: list, posts: set):
+    """What a wait that ran out saw: the owed rows, what arrived, and the end of the worker's log."""
+
+    def said() -> str:
+        rows = list(OutboxTask.objects.values_list("id", "name", "due_at", "attempts", "last_error"))
+        log = live.stack.log("worker").splitlines()[-40:]
+        return "\n".join(
+            [
+                f"now {timezone.now().isoformat()}; owed rows: {rows}",
+                f"emails missing: {sorted(set(emails) - live.mail.got())}",
+                f"posts missing: {sorted(posts - set(live.hooks.taken()))}",
+                "worker log (end):",
+                *log,
+            ]
+        )
+
+    return said
+
+
 def lost_and_duplicated(live: Live, emails: list, posts: set) -> dict:
     time.sleep(1)  # a relay tick: anything still on its way would arrive now
     taken = live.hooks.taken()
@@ -158,7 +177,12 @@ def test_a_crash_between_the_commit_and_the_enqueue_loses_no_email_and_no_webhoo
         "deliver_webhook",
     }
     posts = announcements(world)
-    wait_until(lambda: all_done(live, RESULTS, posts), "the relay delivering what the crash left", 60)
+    wait_until(
+        lambda: all_done(live, RESULTS, posts),
+        "the relay delivering what the crash left",
+        60,
+        why=state(live, RESULTS, posts),
+    )
     assert lost_and_duplicated(live, RESULTS, posts) == NOTHING
     assert "was sent SIGKILL" in live.stack.log("web")
 
@@ -178,7 +202,12 @@ def test_a_flush_of_the_brokers_redis_loses_no_email_and_no_webhook(live, world)
         live.stack.resume_worker()
     posts = announcements(world)
     assert len(posts) == 2
-    wait_until(lambda: all_done(live, RESULTS, posts), "the relay publishing what the flush lost", 60)
+    wait_until(
+        lambda: all_done(live, RESULTS, posts),
+        "the relay publishing what the flush lost",
+        60,
+        why=state(live, RESULTS, posts),
+    )
     assert lost_and_duplicated(live, RESULTS, posts) == NOTHING
 
 
@@ -194,7 +223,12 @@ def test_a_task_delivered_twice_at_once_sends_each_email_and_post_once(live, wor
     assert {name for _, name, _ in owed} == {"notify_round_resolved", "deliver_webhook"}
     with_broker(live, lambda publish: [publish(*task) for task in owed for _copy in range(2)])
     posts = announcements(world)
-    wait_until(lambda: all_done(live, RESULTS, posts), "both copies run, and the outbox empty", 60)
+    wait_until(
+        lambda: all_done(live, RESULTS, posts),
+        "both copies run, and the outbox empty",
+        60,
+        why=state(live, RESULTS, posts),
+    )
     assert lost_and_duplicated(live, RESULTS, posts) == NOTHING
     assert len({m.message_id for m in live.mail.received}) == 4
     assert Delivery.objects.filter(sent_at__isnull=False).count() == 5
@@ -225,7 +259,12 @@ def test_a_worker_holding_a_task_while_redis_drops_stays_up_and_delivers_the_ret
     stack.redis.start()  # empty, as a Redis without persistence comes back
 
     posts = announcements(world, "/flaky") | announcements(world, "/slow")
-    wait_until(lambda: all_done(live, [], posts), "the retry and the held post delivered", 60)
+    wait_until(
+        lambda: all_done(live, [], posts),
+        "the retry and the held post delivered",
+        60,
+        why=state(live, [], posts),
+    )
     assert stack.worker.poll() is None, "the worker exited"
     assert "Unrecoverable error" not in stack.log("worker")
     assert lost_and_duplicated(live, [], posts) == NOTHING

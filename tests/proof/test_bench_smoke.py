@@ -15,6 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.faults.stack import free_port
+
 pytestmark = pytest.mark.services
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -32,7 +34,7 @@ def test_bench_smoke_runs_and_writes_its_results(tmp_path):
     if redis_path.isdigit():  # the tests' own Redis database: the tests empty it before each test anyway
         own += ["--redis-db", redis_path]
     done = subprocess.run(
-        [sys.executable, "bench/run.py", "--smoke", "--seconds", "1", "--port", "8766"]
+        [sys.executable, "bench/run.py", "--smoke", "--seconds", "1", "--port", str(free_port())]
         + own
         + ["--output", str(output)],
         cwd=ROOT,
