@@ -13,7 +13,6 @@ import queue
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -178,9 +177,8 @@ def test_with_redis_stopped_the_stream_ends_the_poll_answers_and_after_its_resta
     again = open_stream(web, spectator, tally, moved)  # the version the page last heard
     assert again != 503, "the stream is not offered again once Redis answers"
     assert again.next() == {"event": "version", "game": tally.pk, "v": missed}, "what was missed, at once"
-    # After a failed publish a process leaves Redis alone GENIUS_REDIS_TIMEOUT (1 s) (live_push.send): a
-    # move inside that window reaches open pages only through their safety-net poll.
-    time.sleep(1.2)
+    # At once: the process saw Redis fail a moment ago and still leaves it alone (genius/backoff.py), but
+    # the message is held and sent as soon as Redis answers, not left to the page's 45 s safety poll.
     announce("After the outage")
     after = version_of(tally)
     assert after > missed
