@@ -419,8 +419,8 @@ def test_the_chat_and_home_pages_follow_the_users_stream(settings, client, tally
 def test_streams_carry_no_canary_and_each_users_news_reaches_that_user_alone(
     push_redis, season, hank, alice, bob, charlie, make_user, django_capture_on_commit_callbacks
 ):
-    # The leak crawl (tests/proof/test_no_leaks.py) reaches /events/ only under the test client (WSGI: a
-    # 204); here the streams themselves, under ASGI, while a game's private values move.
+    # The leak crawl (tests/proof/test_no_leaks.py) opens every game's stream as every viewer; here one
+    # game's streams while a reveal and a pair chat move, and who hears which news.
     from games.platform.kit import Reveal
     from games.platform.services import games as game_services
     from games.platform.services.events import events_write
