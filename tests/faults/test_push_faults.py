@@ -108,3 +108,19 @@ def test_with_redis_stopped_the_stream_ends_the_poll_answers_and_after_its_resta
     assert after > missed
     assert again.next() == {"event": "version", "game": tally.pk, "v": after}
     assert "Internal Server Error" not in stack.log("web")
+
+
+def test_an_open_stream_holds_no_thread_of_its_own(web, tally):
+    # Django's ASGI handler gives each request a thread for its sync code, kept until the request ends: a
+    # stream holding one for hours cost most of its memory (games/platform/stream.py, _release_thread).
+    def threads() -> int:
+        with open(f"/proc/{web.proc.pid}/status") as status:
+            return int(status.read().split("Threads:")[1].split()[0])
+
+    visitor = requests.Session()
+    stream_of(web, visitor, tally, version_of(tally))  # the process's first: its Hub, its pools
+    before = threads()
+    streams = [stream_of(web, visitor, tally, version_of(tally)) for _ in range(10)]
+    assert all(stream not in (429, 503) for stream in streams)
+    # Ten streams held ten threads before; one left over from the last stream's start is allowed.
+    assert threads() - before <= 1, "ten open streams, ten threads"  # the streams end with the node
