@@ -8,8 +8,8 @@ A client is safe to share between threads (it takes a connection from the pool p
 A Redis that does not answer is an empty cache (issue 18.2): every read misses, every write is dropped and
 says so (`set` answers False, `set_many` names every key), and nothing raises. The page cache then renders,
 and the sessions (`cached_db`) are read from the database. After a failure the process leaves Redis alone
-for GENIUS_CACHE_RETRY_SECONDS, so an outage costs each request no connection attempt, and each command
-waits at most GENIUS_REDIS_TIMEOUT seconds.
+for GENIUS_CACHE_RETRY_SECONDS (genius/backoff.py, the back-off it shares with the live messages), so an
+outage costs each request no connection attempt, and each command waits at most GENIUS_REDIS_TIMEOUT seconds.
 
 Writes dropped during an outage must not leave wrong copies behind when Redis comes back with its old keys
 (it was unreachable or hung, not restarted): a session logged out meanwhile would log in again, and a page
@@ -19,10 +19,10 @@ every process reads it at most GENIUS_CACHE_RETRY_SECONDS old (one GET a second 
 are random, so one never comes back. Nothing cached before an outage is read
 after it; the sessions are read again from the database, the pages rendered again.
 
-The process that saw the failure does not wait for its next request to move the generation: a watcher
-thread asks Redis every GENIUS_CACHE_RETRY_SECONDS and moves it as soon as Redis answers. Otherwise a worker
-that saw no failure (it served nothing during the outage) would go on reading the old generation, and the
-copies from before, for as long as the worker that did see it got no request.
+The process that saw the failure does not wait for its next request to move the generation: the
+back-off's watcher thread asks Redis every GENIUS_CACHE_RETRY_SECONDS and moves it as soon as Redis
+answers. Otherwise a worker that saw no failure (it served nothing during the outage) would go on reading
+the old generation, and the copies from before, for as long as the worker that did see it got no request.
 
 Every command goes through `_call`, so every key is made with the generation this process has read (issue
 28.5): a process just started whose first call was a game's version raise, made outside `_call`, wrote it
@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import logging
 import secrets
-import threading
 import time
 
 from django.conf import settings
@@ -43,12 +42,13 @@ from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
 from django.core.cache.backends.redis import RedisCacheClient as DjangoRedisCacheClient
 from redis.exceptions import RedisError
 
+from genius import backoff
+
 log = logging.getLogger("genius.cache")
 
 GENERATION = "genius:cache-generation"
 # What a script answers, instead of running, when the generation it was given is not the one in Redis.
 GENERATION_MOVED = "genius:generation-moved"
-WATCH_SECONDS = 600  # how long a watcher waits for Redis (a longer outage: the next request moves it)
 
 
 class RedisCacheClient(DjangoRedisCacheClient):
@@ -70,16 +70,11 @@ class RedisCache(DjangoRedisCache):
         options = {"socket_connect_timeout": timeout, "socket_timeout": timeout, **params.get("OPTIONS", {})}
         super().__init__(server, {**params, "OPTIONS": options})
         self._class = RedisCacheClient
-        self._down_until = 0.0  # monotonic time before which Redis is not asked
+        self._backoff = backoff.for_url(server)  # this Redis's, shared with the live messages
         self._failed = False  # Redis failed since the generation last moved
         self._generation = b""
         self._generation_read = float("-inf")
-        self._watching = False  # a thread waits for Redis to answer again, to move the generation
         self._scripts = {}  # a script's source -> redis-py's Script (sent once, then run by its digest)
-
-    @staticmethod
-    def _retry_seconds() -> float:
-        return getattr(settings, "GENIUS_CACHE_RETRY_SECONDS", 1.0)
 
     def make_key(self, key, version=None):
         if not self._generation:  # a key made before any call (by a caller of its own): read it first
@@ -88,25 +83,26 @@ class RedisCache(DjangoRedisCache):
 
     def _call(self, miss, method, *args):
         """`method` of Django's Redis cache, or `miss` when Redis does not answer (or failed a moment ago)."""
-        now = time.monotonic()
-        if now < self._down_until:
+        if self._backoff.resting():
             return miss
         try:
-            self._generation_current(now)
+            self._generation_current(time.monotonic())
             return method(*args)
         except RedisError as exc:
-            self._down_until = time.monotonic() + self._retry_seconds()
+            self._backoff.failed()
             if not self._failed:
                 self._failed = True
                 log.warning("Redis cache unavailable (%s: %s): serving without it", type(exc).__name__, exc)
-            self._watch()
+            # Moved as soon as Redis answers, asked anything or not (the back-off's watcher). One such task
+            # per Redis: another client of this process that failed too moves it again at its next call.
+            self._backoff.owe("cache-generation", self._move_when_back)
             return miss
 
     def _generation_current(self, now: float) -> None:
         """Redis's generation, read at most GENIUS_CACHE_RETRY_SECONDS ago (after a failure: moved)."""
         if self._failed:
             self._generation_move(now)
-        elif now - self._generation_read >= self._retry_seconds():
+        elif now - self._generation_read >= backoff.retry_seconds():
             self._generation = self._read_generation()
             self._generation_read = now
 
@@ -118,28 +114,9 @@ class RedisCache(DjangoRedisCache):
         self._generation, self._generation_read, self._failed = generation, now, False
         log.warning("Redis cache answers again: generation %s", generation.decode())
 
-    def _watch(self) -> None:
-        """Move the generation as soon as Redis answers again, asked anything or not."""
-        if self._watching:
-            return
-        self._watching = True
-
-        # Half a second at least between two asks; after WATCH_SECONDS the next request moves it instead.
-        until = time.monotonic() + WATCH_SECONDS
-
-        def watch():
-            try:
-                while self._failed and time.monotonic() < until:
-                    time.sleep(max(self._retry_seconds(), 0.5))
-                    try:
-                        if self._failed:
-                            self._generation_move(time.monotonic())
-                    except RedisError:
-                        continue
-            finally:
-                self._watching = False
-
-        threading.Thread(target=watch, name="redis-cache-watch", daemon=True).start()
+    def _move_when_back(self) -> None:
+        if self._failed:
+            self._generation_move(time.monotonic())
 
     def _read_generation(self) -> bytes:
         client = self._cache.get_client(write=True)

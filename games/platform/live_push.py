@@ -8,26 +8,37 @@ authorised views it already polls: nothing hidden ever rides a message.
 
 A message is sent after the commit (`transaction.on_commit`), never inside a transaction: a page told
 "moved" before the commit would fetch the old state, and a rolled-back change would be announced. Sending
-never raises: with Redis away the change is stored all the same, a warning is logged, and the pages' slow
-poll (their safety net) shows it a little later.
+never raises: with Redis away the change is stored all the same and a warning is logged.
+
+After a failure, this Redis is left alone for a moment (genius/backoff.py: the back-off the cache shares).
+The messages of that moment are held, not dropped, and sent as soon as Redis answers again (the back-off's
+watcher asks every second), with the next message sent, or by the watcher. Otherwise a move made just
+after Redis came back would reach a page whose stream had already reconnected only at its 45 s safety poll.
+During a long outage the streams are closed anyway (the pages poll, and catch up on reconnecting): only
+the latest HELD messages are kept.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import time
+import threading
 
 import redis
 from django.conf import settings
 from django.db import transaction
 from redis.exceptions import RedisError
 
+from genius import backoff
+
 log = logging.getLogger(__name__)
+
+HELD = 1000  # messages kept while Redis rests (one per channel and subject: a newer version replaces one)
 
 _client: redis.Redis | None = None
 _client_url = ""
-_quiet_until = 0.0  # after a failure, Redis is left alone this long (as genius/cache.py does)
+_held: dict[tuple[str, str], tuple[str, dict]] = {}  # (channel, what it is about) -> the message
+_holding = threading.Lock()
 
 
 def enabled() -> bool:
@@ -75,19 +86,48 @@ def after_commit(messages: list[tuple[str, dict]]) -> None:
 
 
 def send(messages: list[tuple[str, dict]]) -> None:
-    """Publish now. Never raises: a change already stored must not fail for this."""
-    global _quiet_until
-    if not enabled() or not messages or time.monotonic() < _quiet_until:
+    """Publish now, with whatever was held; while Redis rests, hold them. Never raises: a change already
+    stored must not fail for this."""
+    if not enabled() or not messages:
+        return
+    resting = backoff.for_url(settings.GENIUS_PUSH_URL)
+    _hold(messages)
+    if resting.resting():
+        resting.owe("live-push", _send_held)
         return
     try:
-        client = _redis()  # PUBLISH only: no key of the cache's is read or written here
-        for name, data in messages:  # one to three messages a commit
-            client.publish(name, json.dumps(data, separators=(",", ":")))
+        _send_held()
     except (RedisError, OSError):
-        _quiet_until = time.monotonic() + settings.GENIUS_REDIS_TIMEOUT
-        log.warning("Redis did not take %d live message(s); the pages' poll shows the change", len(messages))
+        resting.failed()
+        resting.owe("live-push", _send_held)
+        log.warning("Redis did not take %d live message(s); they are sent when it answers", len(messages))
     except Exception:
         log.exception("Publishing live messages failed; the pages' poll shows the change")
+
+
+def _hold(messages: list[tuple[str, dict]]) -> None:
+    with _holding:
+        for name, data in messages:
+            about = json.dumps({k: v for k, v in data.items() if k != "v"}, sort_keys=True)
+            _held.pop((name, about), None)  # a newer version of the same goes last, in order
+            if len(_held) >= HELD:  # an outage this long closed the streams: their pages catch up anyway
+                _held.pop(next(iter(_held)))
+            _held[(name, about)] = (name, data)
+
+
+def _send_held() -> None:
+    """Everything held, in the order it came; what Redis did not take stays held (and this raises)."""
+    client = _redis()  # PUBLISH only: no key of the cache's is read or written here
+    while True:
+        with _holding:
+            if not _held:
+                return
+            key = next(iter(_held))
+            name, data = _held[key]
+        client.publish(name, json.dumps(data, separators=(",", ":")))
+        with _holding:
+            if _held.get(key) == (name, data):  # unless a newer one replaced it meanwhile
+                del _held[key]
 
 
 def _redis() -> redis.Redis:

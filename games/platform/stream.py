@@ -24,10 +24,11 @@ import logging
 import os
 from collections import defaultdict
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.core.cache import caches
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
@@ -340,9 +341,36 @@ def _forget_caches() -> None:
                 pool.disconnect()
 
 
+def _forget_database() -> None:
+    """Run in the request's own thread, whose the database connections are: the stream reads nothing more
+    from the database, so its connection closes now, not when the stream ends hours later (with
+    PostgreSQL, each open stream held a connection of the server's few). Not one inside a transaction
+    (the tests': their streams run inside the test's)."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def _release_thread() -> None:
+    """Django's ASGI handler gives each request a thread of its own for its sync code (the middleware's,
+    the database's): asgiref's ThreadSensitiveContext, whose one-thread executor lives until the request
+    ends. For a stream that is hours of an idle OS thread (its stack, its malloc arena): most of a
+    stream's memory. Once the middleware is done, the executor is shut down (its thread ends when idle);
+    the little sync work at the stream's end (closing the answer) gets a new one, which the handler shuts
+    down as before. asgiref's own bookkeeping (3.13): without it, nothing is released."""
+    context = SyncToAsync.thread_sensitive_context.get(None)
+    executors = getattr(SyncToAsync, "context_to_thread_executor", None)
+    executor = executors.pop(context, None) if context is not None and executors is not None else None
+    if executor is not None:
+        executor.shutdown(wait=False)
+
+
 async def _relay(listener: Listener, owner: str, game_id: int | None, catch_up: int | None):
-    _forget_caches()  # the middleware is done with the request: the session was read (and saved)
     try:
+        # The middleware is done with the request (the session was read, and saved): what it held goes.
+        _forget_caches()
+        await sync_to_async(_forget_database)()
+        _release_thread()
         yield f"retry: {settings.GENIUS_STREAM_RETRY_MS}\n\n"
         if catch_up is not None:
             yield _event({"event": "version", "game": game_id, "v": catch_up})

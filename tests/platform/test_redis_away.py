@@ -124,7 +124,7 @@ def test_nothing_cached_before_an_outage_is_read_after_it(monkeypatch):
     monkeypatch.setattr(shared._cache, "get_client", away)
     assert shared.delete("session") is False  # the logout's delete is dropped
     monkeypatch.setattr(shared._cache, "get_client", client)
-    shared._down_until = 0  # the back-off is over
+    shared._backoff.down_until = 0  # the back-off is over
     assert shared.get("session") is None
     other._generation_read = float("-inf")  # a second later: it reads the generation again
     assert other.get("session") is None

@@ -10,30 +10,40 @@ it). Season 2 has
 another host running another Tally game with canaries of its own. Then every URL pattern of the resolver is
 filled from these objects and requested with GET by an anonymous spectator, a logged-in outsider, each
 player, the host of the other game and (as the control that the canaries can be found at all) the host.
+The event stream (GET /events/?game=G) is opened under ASGI by each of them for each game, and read on
+connect and after a move that plants new canaries in private places.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import re
+import time
+import uuid
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 
 import pytest
+from asgiref.sync import async_to_sync, sync_to_async
 from django.apps import apps
 from django.contrib.admin import site as admin_site
 from django.contrib.contenttypes.models import ContentType
-from django.test import Client
+from django.core.signals import request_finished
+from django.db import close_old_connections
+from django.test import AsyncClient, Client
 
-from games.platform import registry
+from games.platform import pagecache, registry
 from games.platform.admin.console import ACTIONS as CONSOLE_ACTIONS
 from games.platform.kit import Reveal
 from games.platform.models import Game, Invitation, PushSubscription, Season
 from games.platform.services import games as game_services
 from games.platform.services.chat import chat_post
-from games.platform.services.events import events_write
+from games.platform.services.events import bump_version, events_write
 from games.platform.services.ledger import ledger_post
 from games.platform.services.rounds import submission_save
+from tests.live_support import redis_for_push
 from tests.proof.crawl import Route, resolves_to, routes
 
 pytestmark = pytest.mark.django_db
@@ -505,3 +515,115 @@ def test_host_operations_of_a_game_refuse_everyone_but_its_hosts(make_user, who)
         answers[url] = client.post(url, body, content_type="application/json").status_code
     assert all(code in (403, 404) for code in answers.values()), answers
     assert Game.objects.get(pk=game.pk).version == version
+
+
+# --- the event stream (GET /events/) ----------------------------------------------------------------------
+# Under the test client (WSGI) the crawl above gets /events/'s 204. Here the streams themselves, under ASGI
+# (as tests/platform/test_live_push.py opens them): for each game, every viewer's stream, read on connect
+# and after a move that plants a new canary somewhere private.
+
+
+async def _stream_open(user, url: str):
+    client = AsyncClient()
+    if user is not None:
+        await client.aforce_login(user)
+    return await client.get(url)
+
+
+async def _stream_read(response, chunks: int) -> str:
+    """The stream's next `chunks` chunks (15 s each at most, which a loaded machine never needs)."""
+    return "".join(
+        [(await asyncio.wait_for(anext(response.streaming_content), 15)).decode() for _ in range(chunks)]
+    )
+
+
+async def _stream_rest(response, seconds: float) -> str:
+    """What the stream sends within `seconds`; the last read of a stream (a read timed out ends it)."""
+    out, until = [], time.monotonic() + seconds
+    while (left := until - time.monotonic()) > 0:
+        try:
+            out.append((await asyncio.wait_for(anext(response.streaming_content), left)).decode())
+        except (TimeoutError, StopAsyncIteration):
+            break
+    return "".join(out)
+
+
+async def _stream_close(response) -> None:
+    await response._iterator.aclose()
+    request_finished.disconnect(close_old_connections)  # the test's database connection stays open
+    try:
+        await sync_to_async(response.close)()
+    finally:
+        request_finished.connect(close_old_connections)
+
+
+def private_move(game: Game, on_commit) -> tuple[list[str], int]:
+    """A move of `game` with new canaries in private places: a reveal to its first seat, a pair chat of its
+    first two; the version moves too, so every stream has something to say. The canaries it planted, and
+    the game's version after it."""
+    seats = list(game.seats.order_by("number"))
+    planted = [f"CANARY-STREAM-REVEAL-{game.pk}", f"CANARY-STREAM-CHAT-{game.pk}"]
+    with on_commit(execute=True):
+        events_write(game=game, events=[Reveal(seats[0].number, planted[0])])
+        pagecache.private_changed(game.pk, [seats[0].user_id])
+        bump_version(game)
+    if len(seats) > 1 and game.status == Game.Status.RUNNING:
+        with on_commit(execute=True):
+            chat_post(game=game, author_seat=seats[0], other_seat=seats[1], text=planted[1])
+    return planted, Game.objects.get(pk=game.pk).version
+
+
+@async_to_sync
+async def streams_of(game: Game, viewers: dict, on_commit):
+    """Every viewer's stream of `game`, read on connect and after `private_move`: what each open one heard
+    on connect and after, each one's status, the canaries the move planted and the version after it."""
+    opened, connect, statuses = {}, {}, {}
+    for label, user in viewers.items():
+        response = await _stream_open(user, f"/events/?game={game.pk}&v=0")
+        statuses[label] = response.status_code
+        if response.status_code == 200:
+            opened[label] = response
+            connect[label] = await _stream_read(response, 2)  # retry:, then the version (v=0 is behind)
+    planted, version = await sync_to_async(private_move)(game, on_commit)
+    after = await asyncio.gather(*(_stream_rest(response, 1.5) for response in opened.values()))
+    for response in opened.values():
+        await _stream_close(response)
+    return connect, dict(zip(opened, after, strict=True)), statuses, planted, version
+
+
+@pytest.mark.services
+def test_no_stream_carries_a_canary_or_anything_but_ids_and_numbers(
+    make_user, settings, django_capture_on_commit_callbacks
+):
+    settings.GENIUS_PUSH_URL = redis_for_push()
+    settings.GENIUS_PUSH_PREFIX = f"test-{uuid.uuid4().hex[:10]}:"
+    world = build_world(make_user)
+    problems = []
+    for game in world.games:
+        connect, after, statuses, planted, version = streams_of(
+            game, world.viewers, django_capture_on_commit_callbacks
+        )
+        seated, hosts = world.seats[game.pk], world.hosts[game.pk]
+        for label, user in world.viewers.items():
+            page = client_for(user).get(f"/games/{game.pk}/").status_code
+            want = 404 if page == 404 else 200  # a game closed to them: a 404, as its page answers
+            if statuses[label] != want:
+                problems.append(f"{label} /events/?game={game.pk} -> {statuses[label]}, want {want}")
+        for label, text in after.items():
+            user = world.viewers[label]
+            where = f"{label}'s stream of {game.name}"
+            if f'"v":{version}' not in text:  # the control: the stream was still listening, and heard it
+                problems.append(f"{where} did not hear the move's version {version}: {text!r}")
+            text = connect[label] + text
+            forbidden = [c.text for c in world.canaries if not may_read(world, user, c)] + planted
+            problems += [f"{where} carries {secret!r}" for secret in forbidden if secret in text]
+            for line in re.findall(r"^data: (.*)$", text, re.MULTILINE):
+                body = json.loads(line)
+                if not (set(body) <= {"game", "v", "season"} and all(type(v) is int for v in body.values())):
+                    problems.append(f"{where} carries {line!r}")
+            if user is None or (user.id not in seated and user.id not in hosts):
+                # Spectators cannot count private events: nothing but the version reaches them.
+                news = set(re.findall(r"^event: (mine|chat|counts)$", text, re.MULTILINE))
+                if news:
+                    problems.append(f"{where} heard another user's news: {sorted(news)}")
+    assert not problems, "\n".join(problems)
