@@ -490,10 +490,13 @@
 // timers are slowed, its events are not, and the title and the "your turn" notice follow the fetched part as
 // before. While the stream is open a part with data-safety-poll polls only that often (the safety net);
 // while it is down it polls at its own interval, and on reconnecting it fetches once: nothing is lost.
+// A part told while it is fetching, or just swapped in and not yet listening, fetches again once it is ready:
+// htmx would drop that refresh (a request queued on the part it replaces, or an event no handler hears yet).
 (function () {
   if (!window.EventSource || !window.htmx) return;
   let source = null, open = false, lost = false, retry = null;
   const fetched = new Map(); // part id -> when it last fetched
+  const owed = new Set(); // ids of the parts told of news they have not fetched yet
   function parts() { return document.querySelectorAll("[data-stream][data-follow]"); }
   function have(el) {
     const url = new URL(el.getAttribute("hx-get"), window.location.href);
@@ -506,10 +509,23 @@
     if (!game || kind === "counts") return true; // the home page: any of the user's news may move its list
     return d.game === game || (d.season !== undefined && d.season === season);
   }
+  // A part fetching now (htmx-request) would queue the refresh on itself, and drop it when its answer replaces
+  // it; a part just swapped in (htmx-added) listens only once htmx settles it, on a timer that a hidden tab
+  // slows to a second or more. Either is told when it is ready (below): the news is late, never lost.
+  function refresh() {
+    owed.forEach(function (id) {
+      const el = document.getElementById(id);
+      if (!el) return owed.delete(id);
+      if (el.classList.contains("htmx-request") || el.classList.contains("htmx-added")) return;
+      owed.delete(id);
+      window.htmx.trigger(el, "refresh");
+    });
+  }
   function heard(kind) {
     return function (ev) {
       const d = JSON.parse(ev.data);
-      parts().forEach(function (el) { if (concerns(el, kind, d)) window.htmx.trigger(el, "refresh"); });
+      parts().forEach(function (el) { if (concerns(el, kind, d)) owed.add(el.id); });
+      refresh();
     };
   }
   function connect() {
@@ -520,7 +536,7 @@
     source = new EventSource(first.dataset.stream + v);
     source.addEventListener("open", function () {
       open = true;
-      if (lost) parts().forEach(function (el) { window.htmx.trigger(el, "refresh"); }); // what moved meanwhile
+      if (lost) { parts().forEach(function (el) { owed.add(el.id); }); refresh(); } // what moved meanwhile
       lost = false;
     });
     ["version", "mine", "chat", "counts"].forEach(function (kind) { source.addEventListener(kind, heard(kind)); });
@@ -542,9 +558,12 @@
     if (open && Date.now() - (fetched.get(el.id) || 0) < safety) ev.preventDefault(); // the stream is up
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
-    const el = ev.detail.elt;
+    // The part that asked, even when its answer replaced it (htmx then tells its parent, as `elt`).
+    const el = (ev.detail.requestConfig && ev.detail.requestConfig.elt) || ev.detail.elt;
     if (el && el.dataset && el.dataset.follow) fetched.set(el.id, Date.now());
+    if (owed.size) queueMicrotask(refresh); // once htmx has ended the request (right after this event)
   });
+  document.addEventListener("htmx:load", function () { if (owed.size) refresh(); }); // a part swapped in listens
   document.addEventListener("DOMContentLoaded", function () {
     parts().forEach(function (el) { fetched.set(el.id, Date.now()); });
     connect();
