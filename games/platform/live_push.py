@@ -1,4 +1,5 @@
-"""Telling open pages that something moved: ids and numbers on Redis pub/sub, once the change is committed.
+"""Telling open pages that something moved: ids and numbers on Redis pub/sub (or, with no Redis, in the
+database's push table: games/platform/push_table.py), once the change is committed.
 
 Notify-then-fetch (docs/live.md): a message says only "game G is at version N" (channel `<prefix>game:G`,
 which anyone allowed to see G may hear), "something of game G only you see moved" (`<prefix>user:U`,
@@ -8,8 +9,11 @@ authorised views it already polls: nothing hidden ever rides a message.
 
 A message is sent after the commit (`transaction.on_commit`), never inside a transaction: a page told
 "moved" before the commit would fetch the old state, and a rolled-back change would be announced. Sending
-never raises: with Redis away the change is stored all the same, a warning is logged, and the pages' slow
-poll (their safety net) shows it a little later.
+never raises: with Redis (or the table) away the change is stored all the same, a warning is logged, and the
+pages' slow poll (their safety net) shows it a little later.
+
+Which channel carries the messages is `backend()`: GENIUS_PUSH_BACKEND, or by default "redis" when a Redis
+is named and "database" when none is. Only the carrier differs: the messages and the streams are the same.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ import time
 
 import redis
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from redis.exceptions import RedisError
+
+from . import push_table
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +36,14 @@ _client_url = ""
 _quiet_until = 0.0  # after a failure, Redis is left alone this long (as genius/cache.py does)
 
 
+def backend() -> str:
+    """ "redis" (pub/sub on GENIUS_PUSH_URL, by default REDIS_URL), "database" (the push table) or "off"."""
+    return settings.GENIUS_PUSH_BACKEND or ("redis" if settings.GENIUS_PUSH_URL else "database")
+
+
 def enabled() -> bool:
-    """Push runs where a Redis every process shares is named (GENIUS_PUSH_URL, by default REDIS_URL)."""
-    return bool(settings.GENIUS_PUSH_URL)
+    """Push runs on a channel every process shares: a Redis, or the database."""
+    return backend() != "off"
 
 
 def channel(kind: str, ident: int) -> str:
@@ -75,17 +86,22 @@ def after_commit(messages: list[tuple[str, dict]]) -> None:
 
 
 def send(messages: list[tuple[str, dict]]) -> None:
-    """Publish now. Never raises: a change already stored must not fail for this."""
+    """Send now, on the site's channel. Never raises: a change already stored must not fail for this."""
     global _quiet_until
-    if not enabled() or not messages or time.monotonic() < _quiet_until:
+    if not messages or not enabled():
         return
     try:
-        client = _redis()  # PUBLISH only: no key of the cache's is read or written here
-        for name, data in messages:  # one to three messages a commit
-            client.publish(name, json.dumps(data, separators=(",", ":")))
+        if backend() == "database":
+            push_table.write(messages)
+        elif time.monotonic() >= _quiet_until:
+            client = _redis()  # PUBLISH only: no key of the cache's is read or written here
+            for name, data in messages:  # one to three messages a commit
+                client.publish(name, json.dumps(data, separators=(",", ":")))
     except (RedisError, OSError):
         _quiet_until = time.monotonic() + settings.GENIUS_REDIS_TIMEOUT
         log.warning("Redis did not take %d live message(s); the pages' poll shows the change", len(messages))
+    except DatabaseError:
+        log.warning("The push table did not take %d live message(s); the pages' poll shows it", len(messages))
     except Exception:
         log.exception("Publishing live messages failed; the pages' poll shows the change")
 
