@@ -210,7 +210,8 @@ def _event(data: dict) -> str:
     kind = data.get("event")
     if kind not in {"version", "mine", "chat", "counts"}:
         return ""
-    body = {k: v for k, v in data.items() if k in {"game", "season", "v"} and type(v) is int}
+    # In one order whatever the channel's (PostgreSQL's jsonb keeps keys in an order of its own).
+    body = {k: data[k] for k in ("game", "season", "v") if type(data.get(k)) is int}
     lines = f"id: {body['v']}\n" if kind == "version" and "v" in body else ""
     return f"{lines}event: {kind}\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
 
