@@ -24,7 +24,7 @@ import time
 
 import redis
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import Error, transaction
 from redis.exceptions import RedisError
 
 from . import push_table
@@ -100,7 +100,7 @@ def send(messages: list[tuple[str, dict]]) -> None:
     except (RedisError, OSError):
         _quiet_until = time.monotonic() + settings.GENIUS_REDIS_TIMEOUT
         log.warning("Redis did not take %d live message(s); the pages' poll shows the change", len(messages))
-    except DatabaseError:
+    except Error:
         log.warning("The push table did not take %d live message(s); the pages' poll shows it", len(messages))
     except Exception:
         log.exception("Publishing live messages failed; the pages' poll shows the change")

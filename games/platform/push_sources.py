@@ -17,7 +17,7 @@ import time
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import Error
 from redis.asyncio import Redis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -114,7 +114,7 @@ class TableSource:
             # the stream reads its game's version, so a move committed after that read comes after this row.
             try:
                 self._start_after(await sync_to_async(push_table.newest)())
-            except DatabaseError as exc:
+            except Error as exc:
                 raise SourceDown("the database does not answer") from exc
         self.heard.update(names)
 
@@ -132,7 +132,7 @@ class TableSource:
         """One query: the rows this process has not relayed yet, as (channel, message)."""
         try:
             rows = await sync_to_async(push_table.after)(self.last or 0)
-        except DatabaseError:
+        except Error:
             if not self.failing:
                 log.warning("Live streams: the push table cannot be read; trying again at each poll")
             self.failing = True

@@ -13,7 +13,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import DatabaseError, connection
+from django.db import Error, connection
 from django.utils import timezone
 
 from .models import PushMessage
@@ -49,7 +49,7 @@ def _guarded(read):
     one poll to the next (no request's end closes it), and would fail on it forever."""
     try:
         return read()
-    except DatabaseError:
+    except Error:  # InterfaceError (a connection closed under it) too, not only DatabaseError
         if not connection.in_atomic_block:
             connection.close_if_unusable_or_obsolete()
         raise

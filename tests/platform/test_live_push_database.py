@@ -196,3 +196,35 @@ def test_a_row_committed_late_with_a_lower_id_is_still_relayed_and_a_lost_one_gi
     clock[0] += push_sources.GAP_WAIT_SECONDS
     assert source.take([row(15)]) == [] and source.last == 15, "13 and 14 never came: given up"
     assert source.take([row(14), row(16)]) == [("c", {"n": 16})], "nothing at or below `last` again"
+
+
+def test_polls_that_fail_keep_the_streams_open_and_lose_nothing(
+    table_push, tally, alice, monkeypatch, caplog
+):
+    from django.db import OperationalError
+
+    real_after, failures = push_table.after, []
+
+    def after_failing_three_times(last):
+        if len(failures) < 3:
+            failures.append(last)
+            raise OperationalError("database is locked")
+        return real_after(last)
+
+    monkeypatch.setattr(push_table, "after", after_failing_three_times)
+    tally.refresh_from_db()
+
+    @async_to_sync
+    async def run():
+        response = await _open(await _logged_in(alice), f"game={tally.pk}&v={tally.version}")
+        await _chunks(response, 1)
+        await sync_to_async(live_push.send)(
+            [(live_push.channel("game", tally.pk), {"event": "version", "game": tally.pk, "v": 77})]
+        )
+        heard = await _heard(response, until="event: version")
+        await _close(response)
+        return heard
+
+    heard = run()
+    assert len(failures) == 3 and f'data: {{"game":{tally.pk},"v":77}}' in heard
+    assert "cannot be read" in caplog.text and "can be read again" in caplog.text
