@@ -386,6 +386,8 @@ GENIUS_PUSH_PREFIX = os.environ.get("GENIUS_PUSH_PREFIX", "genius:")
 GENIUS_PUSH_BACKEND = os.environ.get("GENIUS_PUSH_BACKEND", "").strip().lower()
 if GENIUS_PUSH_BACKEND not in {"", "redis", "database", "off"}:
     raise RuntimeError(f"GENIUS_PUSH_BACKEND is redis, database or off, not {GENIUS_PUSH_BACKEND!r}.")
+if GENIUS_PUSH_BACKEND == "redis" and not GENIUS_PUSH_URL:
+    raise RuntimeError("GENIUS_PUSH_BACKEND=redis needs a Redis: set GENIUS_PUSH_URL or REDIS_URL.")
 # The database channel: each web process reads new messages this often (one query, whatever the number of
 # its streams), and a message is deleted this long after it was written.
 GENIUS_PUSH_POLL_SECONDS = float(os.environ.get("GENIUS_PUSH_POLL_SECONDS", "0.25"))
