@@ -380,6 +380,18 @@ GENIUS_CACHE_RETRY_SECONDS = float(os.environ.get("GENIUS_CACHE_RETRY_SECONDS", 
 # names the channels (pub/sub ignores database numbers: two sites on one Redis need two prefixes).
 GENIUS_PUSH_URL = os.environ.get("GENIUS_PUSH_URL", REDIS_URL)
 GENIUS_PUSH_PREFIX = os.environ.get("GENIUS_PUSH_PREFIX", "genius:")
+# Which channel carries the messages: "redis" (pub/sub on GENIUS_PUSH_URL), "database" (a table every process
+# shares, read by one poller per web process: the embedded `make run`, which has no Redis) or "off" (no
+# push: the pages poll as before). Empty: "redis" when a Redis is named, else "database".
+GENIUS_PUSH_BACKEND = os.environ.get("GENIUS_PUSH_BACKEND", "").strip().lower()
+if GENIUS_PUSH_BACKEND not in {"", "redis", "database", "off"}:
+    raise RuntimeError(f"GENIUS_PUSH_BACKEND is redis, database or off, not {GENIUS_PUSH_BACKEND!r}.")
+if GENIUS_PUSH_BACKEND == "redis" and not GENIUS_PUSH_URL:
+    raise RuntimeError("GENIUS_PUSH_BACKEND=redis needs a Redis: set GENIUS_PUSH_URL or REDIS_URL.")
+# The database channel: each web process reads new messages this often (one query, whatever the number of
+# its streams), and a message is deleted this long after it was written.
+GENIUS_PUSH_POLL_SECONDS = float(os.environ.get("GENIUS_PUSH_POLL_SECONDS", "0.25"))
+GENIUS_PUSH_KEEP_SECONDS = float(os.environ.get("GENIUS_PUSH_KEEP_SECONDS", "60"))
 # Open streams one user (or one visitor's session) may hold at once, across this process's tabs.
 GENIUS_STREAMS_PER_USER = int(os.environ.get("GENIUS_STREAMS_PER_USER", "8"))
 # A comment this often keeps proxies from closing an idle stream; the browser reconnects after RETRY ms.

@@ -18,7 +18,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # Which of serve_all's processes a command line is.
-ROLES = {"runserver": "web", "-Q celery ": "worker", "-Q deadlines ": "deadlines", " beat ": "beat"}
+ROLES = {
+    "runserver": "web",
+    "uvicorn": "web",
+    "-Q celery ": "worker",
+    "-Q deadlines ": "deadlines",
+    " beat ": "beat",
+}
 
 
 def free_port() -> int:

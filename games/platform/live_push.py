@@ -1,4 +1,5 @@
-"""Telling open pages that something moved: ids and numbers on Redis pub/sub, once the change is committed.
+"""Telling open pages that something moved: ids and numbers on Redis pub/sub (or, with no Redis, in the
+database's push table: games/platform/push_table.py), once the change is committed.
 
 Notify-then-fetch (docs/live.md): a message says only "game G is at version N" (channel `<prefix>game:G`,
 which anyone allowed to see G may hear), "something of game G only you see moved" (`<prefix>user:U`,
@@ -16,6 +17,10 @@ watcher asks every second), with the next message sent, or by the watcher. Other
 after Redis came back would reach a page whose stream had already reconnected only at its 45 s safety poll.
 During a long outage the streams are closed anyway (the pages poll, and catch up on reconnecting): only
 the latest HELD messages are kept.
+
+Which channel carries the messages is `backend()`: GENIUS_PUSH_BACKEND, or by default "redis" when a Redis
+is named and "database" when none is (the push table, games/platform/push_table.py). Only the carrier
+differs: the messages and the streams are the same.
 """
 
 from __future__ import annotations
@@ -26,10 +31,12 @@ import threading
 
 import redis
 from django.conf import settings
-from django.db import transaction
+from django.db import Error, transaction
 from redis.exceptions import RedisError
 
 from genius import backoff
+
+from . import push_table
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +48,14 @@ _held: dict[tuple[str, str], tuple[str, dict]] = {}  # (channel, what it is abou
 _holding = threading.Lock()
 
 
+def backend() -> str:
+    """ "redis" (pub/sub on GENIUS_PUSH_URL, by default REDIS_URL), "database" (the push table) or "off"."""
+    return settings.GENIUS_PUSH_BACKEND or ("redis" if settings.GENIUS_PUSH_URL else "database")
+
+
 def enabled() -> bool:
-    """Push runs where a Redis every process shares is named (GENIUS_PUSH_URL, by default REDIS_URL)."""
-    return bool(settings.GENIUS_PUSH_URL)
+    """Push runs on a channel every process shares: a Redis, or the database."""
+    return backend() != "off"
 
 
 def channel(kind: str, ident: int) -> str:
@@ -86,9 +98,17 @@ def after_commit(messages: list[tuple[str, dict]]) -> None:
 
 
 def send(messages: list[tuple[str, dict]]) -> None:
-    """Publish now, with whatever was held; while Redis rests, hold them. Never raises: a change already
-    stored must not fail for this."""
+    """Send now, on the site's channel (with whatever Redis was held back); while Redis rests, hold them.
+    Never raises: a change already stored must not fail for this."""
     if not enabled() or not messages:
+        return
+    if backend() == "database":
+        try:
+            push_table.write(messages)
+        except Error:
+            log.warning("The push table did not take %d live message(s); the pages' poll shows it", len(messages))
+        except Exception:
+            log.exception("Publishing live messages failed; the pages' poll shows the change")
         return
     resting = backoff.for_url(settings.GENIUS_PUSH_URL)
     _hold(messages)

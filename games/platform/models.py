@@ -699,6 +699,20 @@ class Heartbeat(models.Model):
         return self.name
 
 
+class PushMessage(models.Model):
+    """A message of the live pages' channels (docs/live.md) when they run on the database (no Redis, as under
+    the embedded `make run`): written after the commit it announces, read by one poller per web process,
+    which relays it to that process's streams, and deleted GENIUS_PUSH_KEEP_SECONDS later
+    (games/platform/push_table.py). Rows are read in id order; nothing else is kept about them."""
+
+    channel = models.CharField(max_length=100)  # `<prefix>game:G`, `<prefix>user:U`, `<prefix>hosts:G`
+    payload = models.JSONField()  # ids and numbers only, as on Redis
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    def __str__(self) -> str:
+        return self.channel
+
+
 def zone_choices() -> list[tuple[str, str]]:
     from zoneinfo import available_timezones
 

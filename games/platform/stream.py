@@ -9,9 +9,10 @@ fetches what moved through the views it already polls, which check who may see w
 On connect it sends `retry:` and, at once, the game's version if it is above the one the page has (`v=` or
 the Last-Event-ID header of a reconnect): an update is never lost, only late.
 
-Each process holds ONE Redis pub/sub connection for all its streams (the Hub): it subscribes to a channel
-while some stream of this process listens to it, and fans each message out to those streams' queues. With
-Redis away the streams end (the pages fall back to their own poll) and new ones are refused (503) until
+Each process holds ONE channel source for all its streams (the Hub): a Redis pub/sub connection,
+subscribed to a channel while some stream of this process listens to it, or with no Redis one poller of the
+database's push table (games/platform/push_sources.py). It fans each message out to the streams' queues.
+With Redis away the streams end (the pages fall back to their own poll) and new ones are refused (503) until
 it answers again.
 """
 
@@ -19,9 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
-import os
 from collections import defaultdict
 
 from asgiref.sync import SyncToAsync, sync_to_async
@@ -30,12 +31,8 @@ from django.core.cache import caches
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
-from redis.asyncio import Redis
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
-from redis.exceptions import RedisError
 
-from . import live_push
+from . import live_push, push_sources
 from .models import Game
 from .observation import viewer_or_404
 from .versions import game_row
@@ -71,20 +68,20 @@ class Listener:
 
 
 class Hub:
-    """This process's one pub/sub connection, shared by all its streams."""
+    """This process's one channel source (Redis pub/sub, or the push table's poller), shared by all its
+    streams: it fans each message out to the queues of the streams listening to its channel."""
 
     def __init__(self):
         self.listeners: dict[str, set[Listener]] = defaultdict(set)
         self.streams: dict[str, int] = defaultdict(int)  # open streams per owner (user, session or address)
         self.loop = None
-        self.redis: Redis | None = None
-        self.pubsub = None
+        self.source = None
         self.reader: asyncio.Task | None = None
         self.up = False
         self.starting: asyncio.Lock | None = None
 
     async def join(self, listener: Listener) -> bool:
-        """Listen to the listener's channels; False when Redis does not answer (the page polls)."""
+        """Listen to the listener's channels; False when the channel does not answer (the page polls)."""
         if not await self._started():
             return False
         new = [name for name in listener.channels if not self.listeners[name]]
@@ -92,8 +89,8 @@ class Hub:
             self.listeners[name].add(listener)
         if new:
             try:
-                await self.pubsub.subscribe(*new)
-            except (RedisError, OSError):
+                await self.source.listen(new)
+            except push_sources.SourceDown:
                 self.leave(listener)
                 self._down("subscribing")
                 return False
@@ -108,14 +105,13 @@ class Hub:
                 if not here:
                     del self.listeners[name]
                     gone.append(name)
-        if gone and self.up and self.pubsub is not None and not self.loop.is_closed():
-            self.loop.create_task(self._unsubscribe(gone))
+        if gone and self.up and self.source is not None and not self.loop.is_closed():
+            self.loop.create_task(self._forget(gone))
 
-    async def _unsubscribe(self, names: list[str]) -> None:
+    async def _forget(self, names: list[str]) -> None:
         names = [name for name in names if name not in self.listeners]  # unless someone came back meanwhile
-        if names:
-            with contextlib.suppress(RedisError, OSError):
-                await self.pubsub.unsubscribe(*names)
+        if names and self.source is not None:
+            await self.source.forget(names)
 
     def here(self) -> None:
         """On this process's event loop. A new loop (tests run several) holds nothing of the old one's."""
@@ -131,68 +127,48 @@ class Hub:
             return True
         if self.starting is None:
             self.starting = asyncio.Lock()
-        async with self.starting:  # the first streams of a process arrive together: one connection
+        async with self.starting:  # the first streams of a process arrive together: one source
             return self.up or await self._connect(loop)
 
     async def _connect(self, loop) -> bool:
+        source = push_sources.for_this_site()
         try:
-            self.redis = Redis.from_url(
-                settings.GENIUS_PUSH_URL,
-                socket_connect_timeout=settings.GENIUS_REDIS_TIMEOUT,
-                # No silent reconnect: what was published meanwhile would be lost to the open streams. A
-                # lost connection ends them instead; each reconnects and is sent what it missed.
-                retry=Retry(NoBackoff(), 0),
-                client_name=live_push.channel("hub", os.getpid()),  # CLIENT LIST tells whose it is
-            )
-            self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-            # Subscribed from the start, so the reader always has a connection to read from.
-            await self.pubsub.subscribe(live_push.channel("hub", 0))
-        except (RedisError, OSError):
-            log.warning("Redis does not answer: live streams are refused, pages poll")
-            await self._drop()
+            await source.open()
+        except push_sources.SourceDown as down:
+            log.warning("%s: live streams are refused, pages poll", down)
+            await source.close()
             return False
+        self.source = source
         self.up = True
-        self.reader = loop.create_task(self._read())
+        # In a context of its own, not the first stream's request's: the poller's queries must not run in
+        # that request's thread, which ends with it.
+        self.reader = loop.create_task(self._read(), context=contextvars.Context())
         return True
 
     async def _read(self) -> None:
         try:
-            async for message in self.pubsub.listen():
-                if message.get("type") != "message":
-                    continue
-                name = message["channel"].decode()
-                try:
-                    data = json.loads(message["data"])
-                except ValueError:
-                    continue
+            async for name, data in self.source.messages():
                 for listener in list(self.listeners.get(name, ())):
                     listener.deliver(data)
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.warning("Lost Redis pub/sub: open streams end, their pages poll until they reconnect")
+            log.warning("Lost the live channel: open streams end, their pages poll until they reconnect")
         self._down("reading")
 
     def _down(self, doing: str) -> None:
-        """Redis failed: every stream ends (its page falls back to polling, and reconnects)."""
+        """The channel failed: every stream ends (its page falls back to polling, and reconnects)."""
         if not self.up:
             return
         self.up = False
-        log.warning("Live streams: Redis failed while %s", doing)
+        log.warning("Live streams: the channel failed while %s", doing)
         for here in list(self.listeners.values()):
             for listener in list(here):
                 listener.close()
         self.listeners.clear()
-        asyncio.get_running_loop().create_task(self._drop())
-
-    async def _drop(self) -> None:
-        pubsub, redis, self.pubsub, self.redis = self.pubsub, self.redis, None, None
-        with contextlib.suppress(Exception):
-            if pubsub is not None:
-                await pubsub.aclose()
-        with contextlib.suppress(Exception):
-            if redis is not None:
-                await redis.aclose()
+        source, self.source = self.source, None
+        if source is not None:
+            asyncio.get_running_loop().create_task(source.close())
 
 
 hub = Hub()
@@ -235,7 +211,8 @@ def _event(data: dict) -> str:
     kind = data.get("event")
     if kind not in {"version", "mine", "chat", "counts"}:
         return ""
-    body = {k: v for k, v in data.items() if k in {"game", "season", "v"} and type(v) is int}
+    # In one order whatever the channel's (PostgreSQL's jsonb keeps keys in an order of its own).
+    body = {k: data[k] for k in ("game", "season", "v") if type(data.get(k)) is int}
     lines = f"id: {body['v']}\n" if kind == "version" and "v" in body else ""
     return f"{lines}event: {kind}\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
 
@@ -244,9 +221,9 @@ async def events(request):
     if request.method != "GET":
         return HttpResponse(status=405)
     if not live_push.enabled() or not isinstance(request, ASGIRequest):
-        # No Redis: nothing to relay. Under WSGI (gunicorn) a stream would hold a worker for as long as
-        # the page stays open: the proxy sends /events/ to the ASGI service (docker-compose's `stream`).
-        # 204 tells EventSource not to reconnect; the page keeps its poll.
+        # Push off (GENIUS_PUSH_BACKEND=off): nothing to relay. Under WSGI (gunicorn) a stream would hold a
+        # worker for as long as the page stays open: the proxy sends /events/ to the ASGI service
+        # (docker-compose's `stream`). 204 tells EventSource not to reconnect; the page keeps its poll.
         return HttpResponse(status=204)
     user = await request.auser()
     game_id = _number(request.GET.get("game"))
@@ -380,7 +357,7 @@ async def _relay(listener: Listener, owner: str, game_id: int | None, catch_up: 
             except TimeoutError:
                 yield ": ping\n\n"
                 continue
-            if item is None:  # Redis failed or the reader fell behind: the page reconnects
+            if item is None:  # the channel failed or the reader fell behind: the page reconnects
                 return
             text = _event(item)
             if text:

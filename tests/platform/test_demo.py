@@ -35,6 +35,7 @@ Traceback (most recent call last):
   File "rounds.py", line 140, in round_resolve
 RuntimeError: the rules blew up
 2026-11-24 16:44:45,000 INFO django.server 4711: "GET / HTTP/1.1" 200 512
+ERROR:    Cancel 2 running task(s), timeout graceful shutdown exceeded
 """
 
 

@@ -241,11 +241,11 @@ def test_a_game_closed_to_the_user_is_refused_as_its_page_is(settings, client, t
     assert run() == [404, 404, 503, 404, 404]
 
 
-def test_without_redis_or_under_wsgi_the_stream_says_no_content_and_the_page_polls(settings, client, tally):
+def test_with_push_off_or_under_wsgi_the_stream_says_no_content_and_the_page_polls(settings, client, tally):
     settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"
-    # gunicorn (WSGI) would hold a worker per open stream: it answers at once, as without Redis.
+    # gunicorn (WSGI) would hold a worker per open stream: it answers at once, as with push off.
     assert client.get(f"/events/?game={tally.pk}").status_code == 204
-    settings.GENIUS_PUSH_URL = ""
+    settings.GENIUS_PUSH_BACKEND = "off"
 
     @async_to_sync
     async def run():
@@ -392,7 +392,7 @@ def test_the_game_page_opens_the_stream_and_keeps_a_slow_safety_net_poll(
     # The game's own interval stays the poll's (the page falls back to it while the stream is down), and an
     # event's "refresh" fetches at once.
     assert re.search(r'hx-trigger="every \d+s, refresh"', live)
-    settings.GENIUS_PUSH_URL = ""  # no push: no stream, and the poll as before
+    settings.GENIUS_PUSH_BACKEND = "off"  # no push: no stream, and the poll as before
     with django_capture_on_commit_callbacks(execute=True):
         bump_version(tally)  # a body rendered afresh (the page cache keeps them per version)
     page = client.get(f"/games/{tally.pk}/").content.decode()
@@ -411,7 +411,7 @@ def test_the_chat_and_home_pages_follow_the_users_stream(settings, client, tally
     home = client.get("/").content.decode()
     part = re.search(r'<section class="card awaiting"[^>]*>', home).group(0)
     assert 'data-stream="/events/"' in part and 'data-follow="counts mine"' in part
-    settings.GENIUS_PUSH_URL = ""
+    settings.GENIUS_PUSH_BACKEND = "off"
     assert "data-stream" not in client.get("/").content.decode()
 
 

@@ -3,9 +3,12 @@ only on Ctrl-C or SIGTERM (issue 28.2): a worker killed no longer takes the site
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -13,7 +16,7 @@ import requests
 
 from games.platform.management.commands import serve_all
 from games.platform.management.commands.serve_all import Child
-from tests.embedded import EmbeddedSite, children_of, var_folder
+from tests.embedded import ROOT, EmbeddedSite, children_of, environment, var_folder
 
 pytestmark = pytest.mark.slow
 
@@ -54,6 +57,68 @@ def test_a_killed_worker_and_web_server_are_started_again_and_the_site_answers_u
     assert children_of(site.proc.pid) == {}
     for pid in now.values():
         assert not _alive(pid), f"{pid} outlived serve_all"
+
+
+def test_with_no_redis_a_move_reaches_an_open_event_stream_through_the_database(site, embedded_database):
+    # make run's embedded default (SQLite, the file broker, no Redis): uvicorn serves the site, and a move
+    # committed by the web process, then one committed by the deadlines worker, reach the stream through the
+    # push table. v=999999: the stream owes this page no catch-up, so only a pushed event can bring a move.
+    game = embedded_database.game
+    assert "uvicorn" in open(f"/proc/{site.children()['web']}/cmdline").read()
+    heard: list[str] = []
+    listening = threading.Event()
+
+    def listen():
+        with requests.get(f"{site.url}/events/?game={game}&v=999999", stream=True, timeout=120) as stream:
+            assert stream.headers["Content-Type"].startswith("text/event-stream")
+            try:
+                for line in stream.iter_lines(decode_unicode=True):
+                    if line.startswith("retry:"):
+                        listening.set()
+                    if line.startswith("data:"):
+                        heard.append(line)
+            except requests.RequestException:  # the site stopped at the test's end: its streams end too
+                return
+
+    threading.Thread(target=listen, daemon=True).start()
+    assert listening.wait(30), "the stream did not open"
+    token = requests.post(
+        f"{site.url}/api/token/", json={"username": "hank", "password": "pw-hank"}, timeout=30
+    ).json()["token"]
+    resolved = requests.post(
+        f"{site.url}/api/games/{game}/host/resolve/",
+        json={},
+        headers={"Authorization": f"Token {token}"},
+        timeout=30,
+    )
+    assert resolved.status_code == 200, resolved.text
+    version = resolved.json()["version"]
+    site.wait_until(
+        lambda: f'data: {{"game":{game},"v":{version}}}' in heard, "the host's move on the stream"
+    )
+
+    # Round 1 closes now: the sweep finds it and the deadlines worker (another process) resolves it.
+    manage_in(
+        site,
+        f"from django.utils import timezone; from games.platform.models import Round; "
+        f"Round.objects.filter(game_id={game}, number=1).update(closes_at=timezone.now())",
+    )
+    site.wait_for(r"Round 1 of Tally resolved", seconds=60)
+    site.wait_until(
+        lambda: any(json.loads(line[5:])["v"] > version for line in heard), "the worker's move on the stream"
+    )
+
+
+def manage_in(site, code: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", code],
+        cwd=ROOT,
+        env=environment(site.var),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_a_process_that_keeps_stopping_at_once_is_said_plainly_with_its_last_words(monkeypatch):

@@ -27,13 +27,19 @@ import urllib.request
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from games.platform import live_push
+
 # A line worth showing: a round resolved (games.platform.rounds says so), or something wrong. Lines that
 # follow a shown warning or error without a record's own start (a traceback) are shown with it.
 RESOLVED = re.compile(r"\bRound \d+ of .+ resolved\b")
 WRONG = re.compile(r"(^|[\s:\[])(WARNING|ERROR|CRITICAL)[\s/:]|^Traceback")
-# 4xx answers are the players' own mistakes (a wrong URL, a refused save), not the server's; and runserver
-# says at every start that it is a development server.
-EXPECTED = re.compile(r"WARNING django\.(request|server)|^WARNING: This is a development server")
+# 4xx answers are the players' own mistakes (a wrong URL, a refused save), not the server's; runserver
+# says at every start that it is a development server; and uvicorn, stopping, ends the open pages' event
+# streams (they never end by themselves) and calls that an error.
+EXPECTED = re.compile(
+    r"WARNING django\.(request|server)|^WARNING: This is a development server"
+    r"|^ERROR:\s+Cancel \d+ running task\(s\), timeout graceful shutdown exceeded"
+)
 RECORD_START = re.compile(r"^(\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\S+ \[\d)")
 # A process that stops within this many seconds of its start stopped "at once": each such stop in a row
 # doubles the pause before the next start, from FIRST_PAUSE up to LAST_PAUSE; one that ran longer is
@@ -214,9 +220,10 @@ class Command(BaseCommand):
                 child.wait()
 
     def web_server(self, python: str, options) -> list[str]:
-        """runserver, or with a Redis to relay moves (docs/live.md) the whole site under ASGI (uvicorn),
-        so the pages' event streams show a move at once."""
-        if not settings.GENIUS_PUSH_URL:
+        """The whole site under ASGI (uvicorn), so the pages' event streams show a move at once
+        (docs/live.md): relayed by Redis if one is named, else by the database's push table. runserver only
+        with push off (GENIUS_PUSH_BACKEND=off)."""
+        if not live_push.enabled():
             return [python, "manage.py", "runserver", f"{options['host']}:{options['port']}", "--noreload"]
         return [
             *(python, "-m", "uvicorn", "genius.asgi:application"),
