@@ -106,7 +106,7 @@ def send(messages: list[tuple[str, dict]]) -> None:
         try:
             push_table.write(messages)
         except Error:
-            log.warning("The push table did not take %d live message(s); the pages' poll shows it", len(messages))
+            log.warning("The push table did not take %d live message(s); the poll shows it", len(messages))
         except Exception:
             log.exception("Publishing live messages failed; the pages' poll shows the change")
         return
