@@ -70,6 +70,7 @@ def home(request):
     if request.htmx and request.GET.get("part") == "awaiting" and request.user.is_authenticated:
         needs = awaiting(request.user)
         context = {"awaiting": needs, "awaiting_count": len(needs), "stream": _user_stream()}
+        context["safety_poll"] = settings.GENIUS_STREAM_SAFETY_POLL_SECONDS
         return render(request, "platform/home.html#awaiting", context)
     games = visible_games(request.user).select_related("season").order_by("-id")
     mine, hosting, needs = [], [], []
@@ -84,6 +85,7 @@ def home(request):
             "awaiting": needs,
             "awaiting_count": len(needs),
             "stream": _user_stream(),
+            "safety_poll": settings.GENIUS_STREAM_SAFETY_POLL_SECONDS,
             "mine": mine,
             "hosting": hosting,
             "games": games[:50],
