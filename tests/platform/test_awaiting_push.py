@@ -14,6 +14,7 @@ import random
 
 import pytest
 from django.db import transaction
+from django.urls import reverse
 
 from games.middle_marathon import rules as marathon_rules
 from games.platform import live_push, registry
@@ -209,3 +210,36 @@ def test_every_seated_player_is_told_when_the_game_moves_and_nobody_else(
     assert [data["event"] for data in game_channel] == ["version"], "the public channel carries no counts"
     # The players are told after the version is: their pages fetch what the commit moved, in that order.
     assert sent[0][0] == live_push.channel("game", tally.pk)
+
+
+def test_a_seat_given_to_another_in_the_admin_tells_its_player_before(
+    tally, alice, charlie, make_user, client, sent, django_capture_on_commit_callbacks
+):
+    # The game's admin page lets whoever may change seats give one to another user, with the game running.
+    boss = make_user("boss")
+    boss.is_staff = boss.is_superuser = True
+    boss.save()
+    client.force_login(boss)
+    url = reverse("admin:platform_game_change", args=[tally.id])
+    data = _as_posted(client.get(url))
+    data["seats-0-user"] = charlie.pk
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, data).status_code == 302
+    assert list(tally.seats.order_by("number").values_list("user", flat=True))[0] == charlie.pk
+    assert awaiting(alice) == []
+    assert COUNTS in heard(sent, alice), "alice's list loses the game: her pages are told"
+    assert COUNTS in heard(sent, charlie)
+
+
+def _as_posted(page) -> dict:
+    """The admin change form's fields and its inlines' as the page shows them, to post back."""
+    forms = [page.context["adminform"].form]
+    for inline in page.context["inline_admin_formsets"]:
+        forms += [inline.formset.management_form, *inline.formset.forms]
+    return {
+        form.add_prefix(name): form[name].value()
+        for form in forms
+        for name in form.fields
+        if form[name].value() is not None
+    }
