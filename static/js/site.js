@@ -534,10 +534,17 @@
   function heard(kind) {
     return function (ev) {
       const d = JSON.parse(ev.data);
-      parts().forEach(function (el) { if (concerns(el, kind, d)) window.htmx.trigger(el, "refresh"); });
+      parts().forEach(function (el) { if (concerns(el, kind, d)) refresh(el); });
       // The title's count (above) follows the player's news too.
       document.dispatchEvent(new CustomEvent("genius:live", { detail: { kind: kind, data: d } }));
     };
+  }
+  // News heard while the part's fetch is under way would be lost: htmx queues it on the element that fetch
+  // replaces. The part fetches once more when the new one is in (or when nothing was swapped).
+  const again = new Set();
+  function refresh(el) {
+    if (el.classList.contains("htmx-request")) again.add(el.id);
+    else window.htmx.trigger(el, "refresh");
   }
   function told(missed) {
     document.dispatchEvent(new CustomEvent("genius:stream", { detail: { open: open, missed: missed } }));
@@ -550,7 +557,7 @@
     source = new EventSource(first.dataset.stream + v);
     source.addEventListener("open", function () {
       open = true;
-      if (lost) parts().forEach(function (el) { window.htmx.trigger(el, "refresh"); }); // what moved meanwhile
+      if (lost) parts().forEach(refresh); // what moved meanwhile
       told(lost);
       lost = false;
     });
@@ -576,6 +583,11 @@
   document.addEventListener("htmx:afterRequest", function (ev) {
     const el = ev.detail.elt;
     if (el && el.dataset && el.dataset.follow) fetched.set(el.id, Date.now());
+    if (el && el.isConnected && again.delete(el.id)) setTimeout(function () { refresh(el); }, 0); // kept (a 204)
+  });
+  document.addEventListener("htmx:load", function (ev) {
+    const el = ev.detail.elt;
+    if (el && el.id && again.delete(el.id)) refresh(el); // the new part is in, and ready to fetch
   });
   document.addEventListener("DOMContentLoaded", function () {
     parts().forEach(function (el) { fetched.set(el.id, Date.now()); });

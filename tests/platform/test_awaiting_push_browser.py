@@ -43,6 +43,20 @@ submission_save(seat=seat, round_number=0, payload={{"number": 3}}, final=True)
 """
 
 
+ANOTHER_GAME = """
+from django.contrib.auth import get_user_model
+from games.platform.models import Season
+from games.platform.services import games
+users = get_user_model().objects
+hank = users.get(username="hank")
+season = Season.objects.get(name="Season 1")
+game = games.game_create(season=season, game_type="tally", name="Second", hosts=[hank])
+for name in ("alice", "bob"):
+    games.game_seat(game=game, user=users.get(username=name), actor=hank)
+games.game_start(game=game, actor=hank)
+"""
+
+
 def _shell(env, code: str) -> str:
     done = subprocess.run(
         [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
@@ -104,6 +118,15 @@ def test_alices_lists_and_titles_follow_her_news_through_the_stream(tmp_path, em
         # One fetch each, after the event: the home list's (its own URL) and the game page's count.
         assert len([u for u in asked if "part=awaiting" in u]) >= 1
         assert len([u for u in asked if "/api/" in u]) >= 1
+
+        # Another game starts with alice seated: nothing moves on this game's page but her count, which only
+        # the "counts" on her own channel tells it.
+        _shell(env, ANOTHER_GAME)
+        home.wait_for_function(
+            "() => document.getElementById('awaiting').innerText.includes('Second')", timeout=15000
+        )
+        for page in (home, game):
+            page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=15000)
         context.close()
     finally:
         node.terminate()
