@@ -87,8 +87,12 @@ def chat(game_id: int, user_ids) -> None:
 
 
 def counts(user_ids) -> None:
-    """A user's unread or "awaiting you" counts moved: their home page fetches them."""
-    after_commit([(channel("user", uid), {"event": "counts"}) for uid in sorted(set(user_ids))])
+    """A user's unread or "awaiting you" counts moved: their home page and title count fetch them."""
+    after_commit(counts_messages(user_ids))
+
+
+def counts_messages(user_ids) -> list[tuple[str, dict]]:
+    return [(channel("user", uid), {"event": "counts"}) for uid in sorted(set(user_ids))]
 
 
 def after_commit(messages: list[tuple[str, dict]]) -> None:

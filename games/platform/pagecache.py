@@ -27,6 +27,8 @@ import hmac
 import logging
 import math
 import secrets
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -47,6 +49,10 @@ from .zones import as_instant, fill_times
 log = logging.getLogger(__name__)
 
 CSRF_PLACEHOLDER = "\x00csrf-token\x00"
+# A spectator who finds another rendering the body they want waits this long for it at most, looking every
+# WAIT_STEP: a render takes tens of milliseconds; one that never comes (its process died) costs the wait once.
+WAIT_SECONDS = 2.0
+WAIT_STEP = 0.01
 
 
 def enabled() -> bool:
@@ -193,6 +199,39 @@ def keep(slot: Slot | None, body: str, until: datetime | str | None = None) -> N
             return
         timeout = max(1, min(timeout, math.ceil(left)))  # Redis drops it then too: no dead body kept
     cache.set(slot.key, (slot.stamps, body, ends), timeout=timeout)
+
+
+def render_once(look: Lookup, request, render: Callable[[], SafeString]) -> SafeString:
+    """A spectators' body not kept yet, rendered by one request while the others asking for it wait.
+
+    With server push, every spectator's page fetches the new version at the same moment (docs/live.md): each
+    would find no body and render its own, N renders of one version. The first to find none claims the
+    render (an ADD in the shared cache); the others wait for the body it keeps. A player's body is theirs
+    alone, and renders at once. Should the claim's owner fail, or the cache not answer (no claim is then
+    seen), a waiter renders itself: never later than without the claim, but for a dead owner's wait.
+    """
+    if look.slot is None or look.role != "spectator":
+        return render()
+    claim = f"{look.slot.key}:rendering"
+    if cache.add(claim, 1, timeout=math.ceil(WAIT_SECONDS)):
+        try:
+            return render()
+        finally:
+            cache.delete(claim)
+    until = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < until:
+        kept, rendering = _kept_and_claim(look.slot.key, claim)
+        if kept is not None and _current(kept):
+            return fill(kept[1], request)
+        if not rendering:  # done without keeping it (it failed, or its deadline had passed), or no cache
+            break
+        time.sleep(WAIT_STEP)
+    return render()
+
+
+def _kept_and_claim(key: str, claim: str) -> tuple:
+    found = cache.get_many([key, claim])
+    return found.get(key), claim in found
 
 
 def _current(kept) -> bool:

@@ -23,7 +23,7 @@ from django.db import transaction
 from redis.exceptions import RedisError
 
 from . import live_push
-from .models import Game
+from .models import Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +79,17 @@ def _committed(game_id: int) -> None:
     row = _read(game_id)
     if row is not None:
         live_push.version(game_id, row["version"])
+        _players_told(game_id)
+
+
+def _players_told(game_id: int) -> None:
+    """What awaits a player from this game (a round open or resolved, a turn or a decision, a Death Match
+    pick, sitting down, the game's end) moves only with its version: each seated player's home page and
+    title count are told after the players' pages are (one query, after the commit). Whoever loses their
+    seat in the change is told by the change itself (seating.seat_give)."""
+    if live_push.enabled():
+        players = Seat.objects.filter(game_id=game_id).values_list("user_id", flat=True)
+        live_push.send(live_push.counts_messages(players))
 
 
 def _read(game_id: int, *, raise_kept: bool = True) -> dict | None:

@@ -70,6 +70,7 @@ def home(request):
     if request.htmx and request.GET.get("part") == "awaiting" and request.user.is_authenticated:
         needs = awaiting(request.user)
         context = {"awaiting": needs, "awaiting_count": len(needs), "stream": _user_stream()}
+        context["safety_poll"] = settings.GENIUS_STREAM_SAFETY_POLL_SECONDS
         return render(request, "platform/home.html#awaiting", context)
     games = visible_games(request.user).select_related("season").order_by("-id")
     mine, hosting, needs = [], [], []
@@ -84,6 +85,7 @@ def home(request):
             "awaiting": needs,
             "awaiting_count": len(needs),
             "stream": _user_stream(),
+            "safety_poll": settings.GENIUS_STREAM_SAFETY_POLL_SECONDS,
             "mine": mine,
             "hosting": hosting,
             "games": games[:50],
@@ -149,11 +151,15 @@ def _game_page_read(request, game_id: int):
     body = look.body
     if body is None:
         viewer = viewer or viewer_or_404(light, request.user)
-        game, viewer = _full_game(game_id, viewer)
-        with reading(game):
-            obs = observe(game, viewer)
-            context = _page_context(game, obs, round_form.form_for(game, viewer, obs), viewer, look)
-        body = _render_cacheable(request, "platform/game.html#body", context, look.slot)
+
+        def page_body():
+            game, seen_by = _full_game(game_id, viewer)
+            with reading(game):
+                obs = observe(game, seen_by)
+                context = _page_context(game, obs, round_form.form_for(game, seen_by, obs), seen_by, look)
+            return _render_cacheable(request, "platform/game.html#body", context, look.slot)
+
+        body = pagecache.render_once(look, request, page_body)  # a page many open at once: one render
     _inbox_seen(request, light, viewer, look)
     return render(request, "platform/game_page.html", {"title": light.name, "body": body})
 
@@ -367,9 +373,14 @@ def game_feed(request, game_id: int):
     body = look.body
     if body is None:
         viewer = viewer or viewer_or_404(light, request.user)
-        game, viewer = _full_game(game_id, viewer)
-        context = _page_context(game, observe(game, viewer), None, viewer, look, feed=True)
-        body = _render_cacheable(request, "platform/game.html#live", context, look.slot)
+
+        def live_part():
+            game, seen_by = _full_game(game_id, viewer)
+            context = _page_context(game, observe(game, seen_by), None, seen_by, look, feed=True)
+            return _render_cacheable(request, "platform/game.html#live", context, look.slot)
+
+        # Pushed, every spectator asks at once: one renders, the others are given its body.
+        body = pagecache.render_once(look, request, live_part)
     _inbox_seen(request, light, viewer, look)
     response = HttpResponse(body)
     if light.status == Game.Status.FINISHED and version == str(row["version"]):

@@ -132,13 +132,16 @@
 
 // "(2) genius": how many things await the player, in front of whatever the page's title is (a live page may
 // change its title, "● Your turn · genius"; the count stays in front of it). The home page knows the count;
-// every other page asks the API, so no cached page body ever holds one player's count. A page left open
-// asks again every minute and when it comes back into view: what awaits may come from another game, which
-// this page's polls never bring, and a tab's title is read most when the tab is in the background.
+// every other page asks the API, so no cached page body ever holds one player's count. While the page's event
+// stream is open (below), it asks when the stream says the player's counts or one of their games moved
+// ("counts", "mine"): what awaits may come from another game, which this page's polls never bring, and a
+// hidden tab's title is read most. While the stream is down, it asks every minute and when the tab comes back
+// into view, as before; while it is open, the minute's ask is only the safety net.
 (function () {
   const body = document.body;
   if (!body || !body.dataset.awaitingUrl) return;
-  let count = 0;
+  let count = 0, streaming = false, asked = 0, asking = false, again = false;
+  function home() { return document.querySelector("[data-awaiting-count]"); }
   function titled() {
     const bare = document.title.replace(/^\(\d+\) /, "");
     const want = count ? "(" + count + ") " + bare : bare;
@@ -154,27 +157,49 @@
     }
   }
   function ask() {
+    if (asking) { again = true; return; } // one answer in flight at a time; news meanwhile asks once after it
+    asking = true;
+    asked = Date.now();
     fetch(body.dataset.awaitingUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { return r.ok ? r.json() : []; })
       .then(function (items) { show(items.length); })
-      .catch(function () {});
+      .catch(function () {})
+      .then(function () {
+        asking = false;
+        if (again) { again = false; ask(); }
+      });
+  }
+  function safety() {
+    const part = document.querySelector("[data-safety-poll]");
+    return ((part && parseInt(part.dataset.safetyPoll, 10)) || 45) * 1000;
   }
   document.addEventListener("DOMContentLoaded", function () {
-    const known = document.querySelector("[data-awaiting-count]");
+    const known = home();
     if (known) return show(parseInt(known.dataset.awaitingCount, 10) || 0);
     ask();
   });
-  // A live part that changed (a round resolved, a message to the player) may change the count: ask again.
-  // A poll with nothing new swaps nothing and asks nothing.
-  // The home page's list asks for itself every minute (hx-trigger), and its count is the title's.
+  // The home page's list fetches itself (it follows the stream, or its own poll), and its count is the title's.
   document.addEventListener("htmx:afterSwap", function (ev) {
-    const known = document.querySelector("[data-awaiting-count]");
+    const known = home();
     if (known) return show(parseInt(known.dataset.awaitingCount, 10) || 0);
-    if (ev.target && ev.target.id === "live") ask();
+    // Without the stream, a live part that changed (a round resolved, a message to the player) may change
+    // the count; with it, the same change sends "counts" or "mine". A poll with nothing new swaps nothing.
+    if (!streaming && ev.target && ev.target.id === "live") ask();
   });
-  setInterval(function () { if (!document.querySelector("[data-awaiting-count]")) ask(); }, 60000);
+  document.addEventListener("genius:stream", function (ev) {
+    streaming = ev.detail.open;
+    if (streaming && ev.detail.missed && !home()) ask(); // what moved while it was down
+  });
+  document.addEventListener("genius:live", function (ev) {
+    const kind = ev.detail.kind;
+    if (!home() && (kind === "counts" || (kind === "mine" && ev.detail.data.game))) ask();
+  });
+  setInterval(function () {
+    if (home() || (streaming && Date.now() - asked < safety())) return;
+    ask();
+  }, 60000);
   document.addEventListener("visibilitychange", function () {
-    if (document.hidden) return;
+    if (document.hidden || streaming) return; // a hidden tab hears the stream at once: nothing to catch up
     const list = document.querySelector(".awaiting[hx-get]");
     if (!list || !window.htmx) return ask();
     window.htmx.ajax("GET", list.getAttribute("hx-get"), { target: list, swap: "outerHTML" });
@@ -526,7 +551,12 @@
       const d = JSON.parse(ev.data);
       parts().forEach(function (el) { if (concerns(el, kind, d)) owed.add(el.id); });
       refresh();
+      // The title's count (above) follows the player's news too.
+      document.dispatchEvent(new CustomEvent("genius:live", { detail: { kind: kind, data: d } }));
     };
+  }
+  function told(missed) {
+    document.dispatchEvent(new CustomEvent("genius:stream", { detail: { open: open, missed: missed } }));
   }
   function connect() {
     retry = null;
@@ -537,12 +567,14 @@
     source.addEventListener("open", function () {
       open = true;
       if (lost) { parts().forEach(function (el) { owed.add(el.id); }); refresh(); } // what moved meanwhile
+      told(lost);
       lost = false;
     });
     ["version", "mine", "chat", "counts"].forEach(function (kind) { source.addEventListener(kind, heard(kind)); });
     source.addEventListener("error", function () {
       open = false;
       lost = true;
+      told(false);
       // The browser reconnects by itself after a dropped stream; a refused one (503, 429) is closed for
       // good, so the page tries again later, polling meanwhile.
       if (source.readyState === EventSource.CLOSED) {
@@ -568,6 +600,11 @@
     parts().forEach(function (el) { fetched.set(el.id, Date.now()); });
     connect();
   });
-  window.addEventListener("pagehide", function () { if (source) source.close(); source = null; open = false; });
+  window.addEventListener("pagehide", function () {
+    if (source) source.close();
+    source = null;
+    open = false;
+    told(false);
+  });
   window.addEventListener("pageshow", function (ev) { if (ev.persisted) { lost = true; connect(); } });
 })();

@@ -300,7 +300,7 @@ def test_the_stream_relays_a_move_and_private_news_with_ids_and_numbers_only(
         response = await _open(client, f"game={tally.pk}&v={tally.version}")
         await _chunks(response, 1)  # retry: the stream is open and listening
         await sync_to_async(move)()
-        seen["alice"] = "".join(await _chunks(response, 3))
+        seen["alice"] = "".join(await _chunks(response, 4))  # version, counts (she is seated), mine, mine
         await _close(response)
         other = await _open(await _logged_in(bob), f"game={tally.pk}&v={tally.version + 1}")
         await _chunks(other, 1)
@@ -314,7 +314,7 @@ def test_the_stream_relays_a_move_and_private_news_with_ids_and_numbers_only(
     run()
     tally.refresh_from_db()
     assert "event: version" in seen["alice"] and f'"v":{tally.version}' in seen["alice"]
-    assert seen["alice"].count("event: mine") == 2
+    assert seen["alice"].count("event: mine") == 2 and seen["alice"].count("event: counts") == 1
     for body in _bodies(seen["alice"]):
         assert set(body) <= {"game", "v", "season"} and all(type(v) is int for v in body.values())
     assert seen["bob"] == ": ping\n\n", "another player's private news never reaches bob's stream"
@@ -476,4 +476,8 @@ def test_streams_carry_no_canary_and_each_users_news_reaches_that_user_alone(
     assert {"mine", "chat"} <= events["alice"] and "chat" in events["bob"]
     assert "mine" in events["hank"], "the hosts hear that a player's private part moved"
     for label in ("charlie", "dora", "visitor"):
-        assert not {"mine", "chat", "counts"} & events[label], f"{label} heard another user's news"
+        assert not {"mine", "chat"} & events[label], f"{label} heard another user's news"
+    # A seated player hears "counts" as the game's public version moves (what awaits them may have moved),
+    # once for each version every viewer hears: nothing private. Those with no seat hear none.
+    assert heard["charlie"].count("event: counts") == heard["charlie"].count("event: version") > 0
+    assert "counts" not in events["dora"] | events["visitor"]

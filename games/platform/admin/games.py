@@ -10,7 +10,7 @@ from django.contrib import admin, messages
 from django.http import HttpResponseRedirect
 from django.urls import reverse
 
-from .. import registry
+from .. import live_push, registry
 from ..errors import NotAllowed, StateChanged
 from ..kit import RulesError
 from ..models import Game, Round, Season, Seat
@@ -286,7 +286,10 @@ class GameAdmin(ZonedTimes, HostConsole, HostScoped, admin.ModelAdmin):
             seat_by_name(request, obj, names)
 
     def save_related(self, request, form, formsets, change):
+        seated = set(form.instance.seats.values_list("user_id", flat=True)) if change else set()
         super().save_related(request, form, formsets, change)
+        # A seat given to someone else here: its player before is no longer told of the game's moves.
+        live_push.counts(seated - set(form.instance.seats.values_list("user_id", flat=True)))
         if request.user not in form.instance.hosts.all() and not request.user.is_superuser:
             form.instance.hosts.add(request.user)
         bump_version(form.instance)  # the hosts' list may have changed: who is a host, on every page

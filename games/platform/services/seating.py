@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from .. import pagecache
+from .. import live_push, pagecache
 from ..kit import RulesError
 from ..models import Game, LedgerAccount, SeasonPlayer, Seat
 from .ledger import ledger_post_many
@@ -54,6 +54,7 @@ def seat_give(*, game: Game, seat: Seat, user, actor) -> tuple:
     seat.inbox_read_at = None  # the seat's inbox is news to its new player
     seat.save(update_fields=["user", "inbox_read_at"])
     pagecache.private_changed(game.pk, [leaver.pk, user.pk])
+    live_push.counts([leaver.pk])  # no longer seated: the version's news to the players misses them
     return leaver, handed
 
 

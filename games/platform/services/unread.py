@@ -65,5 +65,6 @@ def inbox_opened(*, game_id: int, user_id: int, version: int) -> None:
     key = f"inbox-read:{game_id}:{user_id}"
     if cache.get(key) == version:
         return
-    Seat.objects.filter(game_id=game_id, user_id=user_id).update(inbox_read_at=site_now())
+    if Seat.objects.filter(game_id=game_id, user_id=user_id).update(inbox_read_at=site_now()):
+        live_push.counts([user_id])  # "results are in your inbox" leaves their list, in their other tabs too
     cache.set(key, version, timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
