@@ -66,9 +66,10 @@ def test_a_move_is_written_after_the_commit_and_a_rolled_back_one_never(
     for callback in owed:
         callback()
     tally.refresh_from_db()
-    row = PushMessage.objects.get()
-    assert row.channel == live_push.channel("game", tally.pk)
+    row = PushMessage.objects.get(channel=live_push.channel("game", tally.pk))  # the seats hear `counts` too
     assert row.payload == {"event": "version", "game": tally.pk, "v": tally.version}
+    seated = {live_push.channel("user", uid) for uid in tally.seats.values_list("user_id", flat=True)}
+    assert set(PushMessage.objects.exclude(pk=row.pk).values_list("channel", flat=True)) == seated
 
 
 def test_old_messages_are_deleted_by_the_next_writer(table_push, settings, tally, monkeypatch):
