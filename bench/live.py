@@ -18,6 +18,7 @@ import os
 import random
 import re
 import statistics
+import sys
 import time
 
 from wire import HOST, call, request_bytes, send
@@ -522,6 +523,8 @@ async def _level(
                     break
             if game["status"] != "running":
                 break
+    except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:  # the site did not keep up
+        errors.append(f"move: {type(exc).__name__}")
     finally:
         for task in tasks:
             task.cancel()
@@ -581,6 +584,15 @@ def compare(
                     think=think,
                 )
             )
+            row = rows[-1]
+            print(
+                f"{mode} {row['viewers']} viewers: {row['moves']} moves, p95 {row['all'].get('p95_ms')} ms,"
+                f" lost {row['screens_lost']}, errors {row['errors']} {row['error_sample']}",
+                file=sys.stderr,
+                flush=True,
+            )
+            if row["screens_lost"] or row["errors"]:
+                break  # this count did not hold: more viewers would not either
             await asyncio.sleep(1)  # the closed streams are released before the next count opens
         return rows
 
