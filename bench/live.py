@@ -350,13 +350,16 @@ async def _body(reader: asyncio.StreamReader, chunked: bool):
         yield (await reader.readexactly(size + 2))[:-2]
 
 
-def screens_for(port: int, world: dict, game: dict, pair: tuple[int, int], count: int) -> list[Screen]:
-    """The match's two players, then spectators: logged-in non-players and visitors in turn."""
+def screens_for(
+    port: int, world: dict, game: dict, pair: tuple[int, int], count: int, logged_in: bool = True
+) -> list[Screen]:
+    """The match's two players, then spectators: logged-in non-players and visitors in turn (or visitors
+    only, without `logged_in`)."""
     cookie, gid, v = world["cookie_name"], game["id"], str(game["version"])
     others = [i for i in range(len(world["player_cookies"])) if i not in pair]
     screens = [Screen(port, gid, "player", f"{cookie}={world['player_cookies'][p]}", v) for p in pair]
     for index in range(max(0, count - len(pair))):
-        if index % 2 == 0:
+        if logged_in and index % 2 == 0:
             who = others[(index // 2) % len(others)]
             screens.append(Screen(port, gid, "spectator", f"{cookie}={world['player_cookies'][who]}", v))
         else:
@@ -438,12 +441,14 @@ async def _level(
     site: list[int],
     streams: list[int],
     think: tuple,
+    logged_in: bool,
 ) -> dict:
     pair = (0, 1)
     game = await new_match(port, world, pair, 90_000 + number)
     gid, interval = game["id"], float(game["poll_seconds"])
-    screens = screens_for(port, world, game, pair, count)
+    screens = screens_for(port, world, game, pair, count, logged_in)
     row: dict = {"mode": mode, "viewers": len(screens), "game_id": gid, "poll_interval_s": interval}
+    row["logged_in_spectators"] = logged_in
     rss_before = rss_of(streams) if streams else 0
     began = time.monotonic()
     tasks = []
@@ -562,6 +567,7 @@ def compare(
     safety: float = 45.0,
     think=(0.2, 1.0),
     first_number: int = 0,
+    logged_in: bool = True,
 ) -> list[dict]:
     """Each count of viewers in turn, on a new match each: pushed (mode "push") or polling (mode "poll")."""
 
@@ -582,6 +588,7 @@ def compare(
                     site=site,
                     streams=streams or [],
                     think=think,
+                    logged_in=logged_in,
                 )
             )
             row = rows[-1]

@@ -318,6 +318,12 @@ def main(argv=None) -> int:
     parser.add_argument("--pollers", default=None, help="stream: polling viewers (default as --viewers)")
     parser.add_argument("--stream-workers", default=None, help="stream: uvicorn workers to try (1,2)")
     parser.add_argument("--stream-moves", type=int, default=None, help="stream: timed moves per count (30)")
+    parser.add_argument(
+        "--stream-spectators",
+        choices=("mixed", "visitors"),
+        default="mixed",
+        help="stream: spectators half logged in, half visitors (default), or visitors only",
+    )
     parser.add_argument("--idle-seconds", type=float, default=None, help="stream: the idle window (50)")
     parser.add_argument("--soak", type=float, default=0, metavar="MINUTES", help="add the memory soak")
     parser.add_argument("--soak-rate", type=float, default=100, help="the soak's requests/s (default 100)")
@@ -452,6 +458,7 @@ def main(argv=None) -> int:
                 workers=stream_workers,
                 moves=stream_moves,
                 idle_seconds=idle_seconds,
+                logged_in=args.stream_spectators == "mixed",
             )
         if args.soak:
             load.during("soak")
@@ -533,6 +540,7 @@ def streams_against_polls(
     workers,
     moves,
     idle_seconds,
+    logged_in=True,
 ) -> dict:
     """The stream part: polling viewers on gunicorn alone, then pushed viewers with uvicorn beside it, once
     per uvicorn worker count (each started afresh, so each memory figure starts from a new server)."""
@@ -541,6 +549,7 @@ def streams_against_polls(
     # address for visitors) is not what is measured here.
     stream_env = {**env, "GENIUS_STREAMS_PER_USER": "1000000"}
     out: dict = {"idle_seconds": idle_seconds, "moves_per_count": moves, "safety_poll_seconds": safety}
+    out["spectators"] = "half logged in, half visitors" if logged_in else "visitors only"
     before = live.cpu_of([gunicorn_pid])
     time.sleep(idle_seconds)
     out["site_idle_cpu_ms_per_minute_no_viewers"] = round(
@@ -548,7 +557,14 @@ def streams_against_polls(
     )
     load.during("stream: polling")
     out["poll"] = live.compare(
-        port, world, mode="poll", counts=pollers, site=[gunicorn_pid], moves=moves, idle_seconds=idle_seconds
+        port,
+        world,
+        mode="poll",
+        counts=pollers,
+        site=[gunicorn_pid],
+        moves=moves,
+        idle_seconds=idle_seconds,
+        logged_in=logged_in,
     )
     out["push"] = {}
     for number, count in enumerate(workers):
@@ -586,6 +602,7 @@ def streams_against_polls(
                 idle_seconds=idle_seconds,
                 safety=safety,
                 first_number=100 * (number + 1) + 10,
+                logged_in=logged_in,
             )
         finally:
             stream.terminate()
