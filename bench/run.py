@@ -13,6 +13,11 @@ connection pool, and drives it from this machine in three parts (`--parts`):
   ceiling's capacity in the same run (what users feel: the queue behind a busy site).
 - live (bench/live.py): the time from a Middle Marathon move's POST until the opponent's page, polling at
   the game's own interval, first shows it; p50 and p95.
+- stream (bench/live.py, issue 32): uvicorn (genius.asgi, as docker-compose's `stream` service) beside
+  gunicorn on the same database and Redis; N viewers of one live Middle Marathon (its players, logged-in
+  spectators, visitors) hold event streams and fetch their live part on an event, then the same N poll it
+  every second as before: a move's time to every screen (players and spectators apart), the site's CPU and
+  the requests per idle viewer per minute, and the stream server's resident memory per open stream.
 
 `--soak MINUTES` adds the memory soak (bench/soak.py): each web worker's growth per 10,000 requests.
 `--source PATH` measures the site of another checkout (migrated, seeded and served from there) with this
@@ -94,7 +99,7 @@ def commit_of(source: Path) -> str | None:
     return done.stdout.strip() or None
 
 
-def wait_up(port: int, seconds: float = 30) -> None:
+def wait_up(port: int, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -302,13 +307,24 @@ def main(argv=None) -> int:
     parser.add_argument("--smoke", action="store_true", help="a second or two per case; only proves it runs")
     parser.add_argument(
         "--parts",
-        default="closed,openloop,live",
-        help="closed, openloop, live (default all; none: only what --soak adds)",
+        default="closed,openloop,live,stream",
+        help="closed, openloop, live, stream (default all; none: only what --soak adds)",
     )
     parser.add_argument("--concurrency", default=None, help="comma-separated client counts (1,8,32)")
     parser.add_argument("--seconds", type=float, default=None, help="seconds per case and concurrency")
     parser.add_argument("--step-seconds", type=float, default=None, help="seconds per open-loop rate step")
     parser.add_argument("--live-moves", type=int, default=None, help="timed live moves (default 200)")
+    parser.add_argument("--viewers", default=None, help="stream: viewers of one match (100,1000,2000)")
+    parser.add_argument("--pollers", default=None, help="stream: polling viewers (default as --viewers)")
+    parser.add_argument("--stream-workers", default=None, help="stream: uvicorn workers to try (1,2)")
+    parser.add_argument("--stream-moves", type=int, default=None, help="stream: timed moves per count (30)")
+    parser.add_argument(
+        "--stream-spectators",
+        choices=("mixed", "visitors"),
+        default="mixed",
+        help="stream: spectators half logged in, half visitors (default), or visitors only",
+    )
+    parser.add_argument("--idle-seconds", type=float, default=None, help="stream: the idle window (50)")
     parser.add_argument("--soak", type=float, default=0, metavar="MINUTES", help="add the memory soak")
     parser.add_argument("--soak-rate", type=float, default=100, help="the soak's requests/s (default 100)")
     parser.add_argument(
@@ -321,6 +337,7 @@ def main(argv=None) -> int:
     parser.add_argument("--redis-db", type=int, default=14, help="the Redis database used (and emptied)")
     parser.add_argument("--keep-database", action="store_true", help="leave the run's database behind")
     parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--stream-port", type=int, default=None, help="uvicorn's port (default --port + 1)")
     parser.add_argument("--output", default=None, help="JSON results (default bench-results/latest.json)")
     args = parser.parse_args(argv)
     parts = set(args.parts.split(","))
@@ -329,6 +346,15 @@ def main(argv=None) -> int:
     step_seconds = args.step_seconds or (0.5 if args.smoke else 6.0)
     live_moves = args.live_moves or (4 if args.smoke else 200)
     max_requests = 2000 if args.smoke else 200_000
+    viewers = [int(n) for n in (args.viewers or ("4" if args.smoke else "100,1000,2000")).split(",")]
+    pollers = [int(n) for n in args.pollers.split(",")] if args.pollers else viewers
+    stream_workers = [int(n) for n in (args.stream_workers or ("1" if args.smoke else "1,2")).split(",")]
+    stream_moves = args.stream_moves or (3 if args.smoke else 30)
+    idle_seconds = args.idle_seconds or (1.0 if args.smoke else 50.0)
+    stream_port = args.stream_port or args.port + 1
+    # Thousands of open streams: each is a socket in the driver and in the server (both inherit this limit).
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     output = Path(args.output or ROOT / "bench-results" / ("smoke.json" if args.smoke else "latest.json"))
     source = Path(args.source).resolve() if args.source else ROOT
 
@@ -354,6 +380,8 @@ def main(argv=None) -> int:
         "GENIUS_LOG_LEVEL": "WARNING",
         "PYTHONPATH": str(source),
         "GENIUS_BENCH_SOURCE": str(source),
+        # The channels' prefix: pub/sub ignores database numbers, so runs side by side must not share it.
+        "GENIUS_PUSH_PREFIX": os.environ.get("GENIUS_PUSH_PREFIX") or f"{args.database}:",
     }
     python = sys.executable
     results: dict = {}
@@ -414,6 +442,23 @@ def main(argv=None) -> int:
             load.during("live")
             report["live_move"] = live.measure(
                 args.port, world, moves=live_moves, matches=2 if args.smoke else 4
+            )
+        if "stream" in parts:
+            report["stream"] = streams_against_polls(
+                python,
+                source,
+                env,
+                args.port,
+                stream_port,
+                world,
+                server.pid,
+                load,
+                viewers=viewers,
+                pollers=pollers,
+                workers=stream_workers,
+                moves=stream_moves,
+                idle_seconds=idle_seconds,
+                logged_in=args.stream_spectators == "mixed",
             )
         if args.soak:
             load.during("soak")
@@ -480,6 +525,95 @@ def main(argv=None) -> int:
     return 0
 
 
+def streams_against_polls(
+    python,
+    source,
+    env,
+    port,
+    stream_port,
+    world,
+    gunicorn_pid,
+    load,
+    *,
+    viewers,
+    pollers,
+    workers,
+    moves,
+    idle_seconds,
+    logged_in=True,
+) -> dict:
+    """The stream part: polling viewers on gunicorn alone, then pushed viewers with uvicorn beside it, once
+    per uvicorn worker count (each started afresh, so each memory figure starts from a new server)."""
+    safety = float(env.get("GENIUS_STREAM_SAFETY_POLL_SECONDS", "45"))
+    # Every viewer comes from this one address and ten users: the per-user cap on open streams (8, 64 per
+    # address for visitors) is not what is measured here.
+    stream_env = {**env, "GENIUS_STREAMS_PER_USER": "1000000"}
+    out: dict = {"idle_seconds": idle_seconds, "moves_per_count": moves, "safety_poll_seconds": safety}
+    out["spectators"] = "half logged in, half visitors" if logged_in else "visitors only"
+    before = live.cpu_of([gunicorn_pid])
+    time.sleep(idle_seconds)
+    out["site_idle_cpu_ms_per_minute_no_viewers"] = round(
+        1000 * (live.cpu_of([gunicorn_pid]) - before) * 60 / idle_seconds, 2
+    )
+    load.during("stream: polling")
+    out["poll"] = live.compare(
+        port,
+        world,
+        mode="poll",
+        counts=pollers,
+        site=[gunicorn_pid],
+        moves=moves,
+        idle_seconds=idle_seconds,
+        logged_in=logged_in,
+    )
+    out["push"] = {}
+    for number, count in enumerate(workers):
+        stream = subprocess.Popen(
+            [python, "-m", "uvicorn", "genius.asgi:application", "--host", HOST, "--port", str(stream_port)]
+            + ["--workers", str(count), "--no-access-log", "--log-level", "warning"]
+            + ["--timeout-graceful-shutdown", "2"],
+            cwd=source,
+            env=stream_env,
+        )
+        try:
+            wait_up(stream_port)
+            # Warm the stream server (imports, the hub's Redis connection, the pool) before measuring it.
+            live.compare(
+                port,
+                world,
+                mode="push",
+                counts=[2 * count],
+                stream_port=stream_port,
+                site=[gunicorn_pid, stream.pid],
+                moves=1,
+                idle_seconds=0.5,
+                first_number=100 * (number + 1),
+            )
+            load.during(f"stream: push, {count} uvicorn workers")
+            out["push"][str(count)] = live.compare(
+                port,
+                world,
+                mode="push",
+                counts=viewers,
+                stream_port=stream_port,
+                site=[gunicorn_pid, stream.pid],
+                streams=[stream.pid],
+                moves=moves,
+                idle_seconds=idle_seconds,
+                safety=safety,
+                first_number=100 * (number + 1) + 10,
+                logged_in=logged_in,
+            )
+        finally:
+            stream.terminate()
+            try:
+                stream.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                stream.kill()
+    load.during("stream: done")
+    return out
+
+
 def news_poll(world: dict) -> Case:
     """A feed poll from a page one version behind: the live partial comes back (the soak's mix only)."""
     game, cookie = world["game_id"], world["cookie_name"]
@@ -507,6 +641,8 @@ def targets(report: dict) -> dict:
             "p95_ms": move["seen_p95_ms"],
             "met": move["met"],
         }
+    if report.get("stream"):
+        out.update(stream_targets(report["stream"]))
     resolution = report["resolution"]
     slowest = max(resolution.values(), key=lambda row: row["median_ms"])
     out["resolution_under_100_ms"] = {
@@ -517,6 +653,64 @@ def targets(report: dict) -> dict:
     errors = sum(row.get("errors", 0) for by in report["results"].values() for row in by.values())
     out["no_errors_closed_loop"] = {"errors": errors, "met": errors == 0}
     return out
+
+
+STREAM_P95_MS = 200.0  # issue 32: a move on every screen within this, at 1,000 viewers
+STREAM_VIEWERS = 1000
+STREAM_RATIO = 5  # at least this many times the viewers polling holds at the same p95
+
+
+def stream_targets(stream: dict) -> dict:
+    out = {}
+    for workers, rows in stream["push"].items():
+        at = [r for r in rows if r["viewers"] == STREAM_VIEWERS]
+        if at:
+            row = at[0]
+            p95 = row["all"].get("p95_ms")
+            out[f"stream_p95_at_{STREAM_VIEWERS}_{workers}_workers"] = {
+                "want_ms": STREAM_P95_MS,
+                "p95_ms": p95,
+                "lost": row["screens_lost"],
+                "met": p95 is not None and p95 <= STREAM_P95_MS and not row["screens_lost"],
+            }
+        asked = [r["idle"]["requests_per_viewer_per_minute"] for r in rows]
+        out[f"stream_idle_viewer_no_request_{workers}_workers"] = {
+            "requests_per_viewer_per_minute": asked,
+            "met": not any(asked),
+        }
+        # At the p95 polling is held to (its interval + 250 ms), the most viewers each served.
+        interval = max((r["poll_interval_s"] for r in stream["poll"]), default=1.0)
+        limit = 1000 * interval + 250
+        pushed, polled = live.held(rows, limit), live.held(stream["poll"], limit)
+        tested = max(r["viewers"] for r in rows)
+        out[f"stream_viewers_vs_polling_{workers}_workers"] = {
+            "at_p95_ms": limit,
+            "push_held": pushed,
+            "poll_held": polled,
+            "ratio": round(pushed / polled, 2) if polled else None,
+            # Both served every count tried: the ratio is only a floor of push's, not a measured one.
+            "push_held_every_count_tried": pushed == tested,
+            "met": bool(polled) and pushed >= STREAM_RATIO * polled,
+        }
+    return out
+
+
+def print_stream(stream: dict) -> None:
+    print(f"stream part: idle window {stream['idle_seconds']} s, {stream['moves_per_count']} moves per count")
+    heads = "mode  workers viewers  players p50/p95/max ms  spectators p50/p95/max ms  lost  errors"
+    print(heads + "  idle CPU ms/viewer/min  req/viewer/min  kB/stream")
+    runs = [("poll", "-", stream["poll"])] + [("push", w, rows) for w, rows in stream["push"].items()]
+    for mode, workers, rows in runs:
+        for r in rows:
+            pl, sp = (
+                "/".join(str(r[who].get(k)) for k in ("p50_ms", "p95_ms", "max_ms"))
+                for who in ("players", "spectators")
+            )
+            print(
+                f"{mode:5} {workers:>7} {r['viewers']:>7}  {pl:>22}  {sp:>25}  {r['screens_lost']:>4}"
+                f"  {r['errors']:>6}  {r['idle']['site_cpu_ms_per_viewer_per_minute']:>10}"
+                f"  {r['idle']['requests_per_viewer_per_minute']:>10}  {r.get('rss_kb_per_stream', '-')}"
+            )
 
 
 def print_table(report: dict) -> None:
@@ -559,6 +753,8 @@ def print_table(report: dict) -> None:
             f" the POST itself p50 {move.get('post_p50_ms')} ms;"
             f" errors {move['errors']} {move['error_sample']}"
         )
+    if report.get("stream"):
+        print_stream(report["stream"])
     if report.get("soak"):
         soaked = report["soak"]
         print(f"soak: {soaked['requests']} requests in {soaked['minutes']} min, errors {soaked['errors']}")

@@ -40,7 +40,7 @@ def test_bench_smoke_runs_and_writes_its_results(tmp_path):
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=480,  # every part, the stream part with its uvicorn included, on a loaded machine
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     report = json.loads(output.read_text())
@@ -74,3 +74,13 @@ def test_bench_smoke_runs_and_writes_its_results(tmp_path):
     move = report["live_move"]
     assert move["moves"] >= 4 and move["errors"] == 0, move
     assert 0 < move["seen_p50_ms"] <= move["seen_p95_ms"], move
+    # The same viewers of one match pushed (uvicorn's event streams, then a fetch) and polling: every screen,
+    # players and spectators, showed every move, and the stream server's memory was read.
+    stream = report["stream"]
+    rows = stream["poll"] + [row for by_workers in stream["push"].values() for row in by_workers]
+    assert stream["push"] and all(row["mode"] == "push" for row in stream["push"]["1"]), stream
+    for row in rows:
+        assert row["moves"] >= 1 and row["screens_lost"] == 0 and row["errors"] == 0, row
+        assert row["players"]["screens_seen"] == 2 * row["moves"], row
+        assert row["spectators"]["screens_seen"] == (row["viewers"] - 2) * row["moves"], row
+    assert all(row["stream_server_rss_mb"][1] > 0 for row in stream["push"]["1"]), stream
