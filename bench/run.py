@@ -99,7 +99,7 @@ def commit_of(source: Path) -> str | None:
     return done.stdout.strip() or None
 
 
-def wait_up(port: int, seconds: float = 60) -> None:
+def wait_up(port: int, seconds: float = 90) -> None:  # a loaded shared machine starts gunicorn slowly
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
@@ -331,6 +331,9 @@ def main(argv=None) -> int:
         "--workers", type=int, default=None, help="gunicorn workers (default: 2 per core + 1)"
     )
     parser.add_argument("--threads", type=int, default=1, help="threads per worker (gthread when above 1)")
+    parser.add_argument(
+        "--resolution-repeats", type=int, default=None, help="timed resolutions per game type (default 20)"
+    )
     parser.add_argument("--cases", default=None, help="comma-separated case names to run (default: all)")
     parser.add_argument("--source", default=None, help="the checkout whose site is measured (default: this)")
     parser.add_argument("--database", default="genius_bench", help="the database made for the run")
@@ -402,8 +405,9 @@ def main(argv=None) -> int:
         )
         world = json.loads(seeded.stdout.strip().splitlines()[-1])
         # Each game type's resolution (or live move), timed in a process of its own before the load starts.
+        repeats = args.resolution_repeats or (2 if args.smoke else 20)
         timed = subprocess.run(
-            [python, "bench/resolution.py", "--repeats", "2" if args.smoke else "20"],
+            [python, "bench/resolution.py", "--repeats", str(repeats)],
             cwd=source,
             env=env,
             check=True,

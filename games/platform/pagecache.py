@@ -29,7 +29,7 @@ import math
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.conf import settings
@@ -74,10 +74,12 @@ class Lookup:
     slot: Slot | None = None  # None: not to be cached (a host's page, or the cache is off)
     body: SafeString | None = None
     role: str | None = None  # None: not remembered for this version; ask the database
+    along: dict = field(default_factory=dict)  # the keys the caller asked to read in the same round trip
 
 
-def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup:
-    """`part` of the game's page for `user` (None: not logged in), in one cache round trip.
+def find(game, user, part: str, request, viewer: Viewer | None = None, along: tuple = ()) -> Lookup:
+    """`part` of the game's page for `user` (None: not logged in), in one cache round trip, which also
+    reads the keys `along` (what else the page asks the cache for: a logged-in user's only; `Lookup.along`).
 
     A logged-in user's role in the game is remembered per game version (seating and the hosts' list move
     the version), so a page served from the cache needs no query for it. A remembered role only finds a
@@ -99,12 +101,13 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
     role_key = f"role:{game.pk}:{game.version}:{user.pk}"
     stamp_keys = [f"stamp:seat:{game.pk}:{user.pk}", f"stamp:ledger:{game.season_id}:{user.pk}"]
     bodies = {"player": f"{base}:user{user.pk}", "spectator": f"{base}:spectator"}
-    found = cache.get_many([role_key, *bodies.values(), *stamp_keys])
+    found = cache.get_many([role_key, *bodies.values(), *stamp_keys, *along])
+    read_along = {key: found.get(key) for key in along}
     role = viewer.role if viewer is not None else found.get(role_key)
     if viewer is not None and found.get(role_key) != role:
         cache.set(role_key, role, timeout=settings.GENIUS_PAGE_CACHE_SECONDS)
     if role is None or role == "host":
-        return Lookup(role=role)
+        return Lookup(role=role, along=read_along)
     stamps: tuple = ()
     if role == "player":
         stamps = _stamps(stamp_keys, found)
@@ -112,8 +115,8 @@ def find(game, user, part: str, request, viewer: Viewer | None = None) -> Lookup
     kept = found.get(slot.key)
     if kept is None or kept[0] != stamps or not _current(kept):
         # Only the database's role picks where a new body goes.
-        return Lookup(slot, None, role) if viewer is not None else Lookup()
-    return Lookup(slot, fill(kept[1], request), role)
+        return Lookup(slot, None, role, read_along) if viewer is not None else Lookup(along=read_along)
+    return Lookup(slot, fill(kept[1], request), role, read_along)
 
 
 def _player_keys(game_id: int, season_id: int, user_id: int) -> list[str]:

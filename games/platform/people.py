@@ -18,6 +18,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from .models import Profile, person_label
 
 PREFS_SECONDS = 600
+_OWN = "_genius_own_prefs"  # where a request's user keeps its own prefs once read
 UTC = ZoneInfo("UTC")
 
 
@@ -39,24 +40,35 @@ def _prefs_key(user_id: int) -> str:
     return f"prefs:{user_id}"
 
 
-def own_prefs(user_id: int) -> tuple[str, str]:
-    """(display name or "", zone name) of one user, from the cache when it holds them."""
-    key = _prefs_key(user_id)
+def own_prefs(user) -> tuple[str, str]:
+    """(display name or "", zone name) of the logged-in `user`, from the cache when it holds them.
+
+    Read once per request: the page's header, its zone and every time on it ask, and the user object is
+    the request's own (loaded afresh by each), so the copy kept on it lives no longer than the request.
+    """
+    kept = getattr(user, _OWN, None)
+    if kept is not None:
+        return kept
+    key = _prefs_key(user.pk)
     kept = cache.get(key)
     if kept is None:
-        row = Profile.objects.filter(user_id=user_id).values_list("display_name", "time_zone").first()
+        row = Profile.objects.filter(user_id=user.pk).values_list("display_name", "time_zone").first()
         kept = tuple(row) if row else ("", "")
         cache.set(key, kept, timeout=PREFS_SECONDS)
+    setattr(user, _OWN, kept)  # through a request's lazy user too, onto the user it wraps
     return kept
 
 
-def forget_prefs(user_id: int) -> None:
+def forget_prefs(user_id: int, user=None) -> None:
+    """A profile's save: the cached copy goes, and `user`'s own (the saving request's) with it."""
     cache.delete(_prefs_key(user_id))
+    if user is not None and hasattr(user, _OWN):
+        delattr(user, _OWN)
 
 
 def own_name(user) -> str:
     """The logged-in viewer's own name, for the header of every page."""
-    return own_prefs(user.pk)[0] or user.username
+    return own_prefs(user)[0] or user.username
 
 
 def zone_named(name: str | None) -> ZoneInfo:
@@ -70,7 +82,7 @@ def zone_chosen(user) -> str:
     """The zone `user` reads times in, "" until they have one (a visitor, or a browser not seen yet)."""
     if user is None or not user.is_authenticated:
         return ""
-    name = own_prefs(user.pk)[1]
+    name = own_prefs(user)[1]
     return name if name and zone_named(name).key == name else ""
 
 
@@ -78,7 +90,7 @@ def zone_of(user) -> ZoneInfo:
     """The zone `user` reads times in (UTC for visitors and for those without one yet)."""
     if user is None or not user.is_authenticated:
         return UTC
-    return zone_named(own_prefs(user.pk)[1])
+    return zone_named(own_prefs(user)[1])
 
 
 def ensure_profile(user) -> Profile:

@@ -23,7 +23,7 @@ from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
-from . import live_push, pagecache, presence, registry, round_form, zones
+from . import live_push, pagecache, presence, registry, round_form, shell, zones
 from .awaiting import awaiting
 from .demo import demo_logins
 from .errors import Busy, NotAllowed, RoundClosed, StateChanged
@@ -161,13 +161,16 @@ def _game_page_read(request, game_id: int):
 
         body = pagecache.render_once(look, request, page_body)  # a page many open at once: one render
     _inbox_seen(request, light, viewer, look)
-    return render(request, "platform/game_page.html", {"title": light.name, "body": body})
+    return shell.game_page(request, light.name, body)
 
 
 def _inbox_seen(request, light: Game, viewer, look) -> None:
-    """A player looking at the game's page has read the results it shows ("results are in your inbox")."""
+    """A player looking at the game's page has read the results it shows ("results are in your inbox").
+    The mark of the last version seen came with the page cache's lookup (`_cached_part`), when it did."""
     if (viewer.role if viewer is not None else look.role) == "player":
-        unread.inbox_opened(game_id=light.pk, user_id=request.user.pk, version=light.version)
+        key = unread.inbox_key(light.pk, request.user.pk)
+        marked = {"marked": look.along[key]} if key in look.along else {}
+        unread.inbox_opened(game_id=light.pk, user_id=request.user.pk, version=light.version, **marked)
 
 
 def _cached_part(request, light: Game, part: str):
@@ -179,10 +182,12 @@ def _cached_part(request, light: Game, part: str):
     viewer = None
     if user is None:
         viewer = viewer_or_404(light, request.user)  # no query: a game closed to visitors is a 404
-    look = pagecache.find(light, user, part, request)
+    # A player's page also asks whether they have seen this version's results: read in the same round trip.
+    along = (unread.inbox_key(light.pk, user.pk),) if user is not None else ()
+    look = pagecache.find(light, user, part, request, along=along)
     if look.role is None and user is not None:
         viewer = viewer_or_404(light, request.user)
-        look = pagecache.find(light, user, part, request, viewer=viewer)
+        look = pagecache.find(light, user, part, request, viewer=viewer, along=along)
     return viewer, look
 
 

@@ -76,7 +76,7 @@ def profile_save(
         prefs.choose("chat_message", "email", chat_message)
         prefs.save(update_fields=["choices"])
     transaction.on_commit(lambda: forget_prefs(user.pk))
-    forget_prefs(user.pk)
+    forget_prefs(user.pk, user)
     if renamed:
         for game in Game.objects.filter(Q(seats__user=user) | Q(hosts=user)).distinct().only("pk"):
             bump_version(game)

@@ -59,11 +59,20 @@ def chats_unread_total(seat: Seat) -> int:
     return ChatRead.objects.filter(seat=seat).aggregate(total=Sum("unread"))["total"] or 0
 
 
-def inbox_opened(*, game_id: int, user_id: int, version: int) -> None:
+def inbox_key(game_id: int, user_id: int) -> str:
+    """Where the cache remembers the version at which a player last opened the game's page."""
+    return f"inbox-read:{game_id}:{user_id}"
+
+
+_ASK = object()  # inbox_opened: the caller has not read the mark; ask the cache
+
+
+def inbox_opened(*, game_id: int, user_id: int, version: int, marked=_ASK) -> None:
     """A player opened the game's page at `version`: the results it shows are read. Nothing is written when
-    this version was marked already (the cache remembers it; without the cache, every opening writes)."""
-    key = f"inbox-read:{game_id}:{user_id}"
-    if cache.get(key) == version:
+    this version was marked already (the cache remembers it; without the cache, every opening writes).
+    `marked`: the mark as the caller read it with the page (pagecache.find), saving a round trip."""
+    key = inbox_key(game_id, user_id)
+    if (cache.get(key) if marked is _ASK else marked) == version:
         return
     if Seat.objects.filter(game_id=game_id, user_id=user_id).update(inbox_read_at=site_now()):
         live_push.counts([user_id])  # "results are in your inbox" leaves their list, in their other tabs too
