@@ -6,19 +6,27 @@ this test requests every URL of the site that concerns the game as that seat, be
 frozen instant, and requires the same answers. The same for the spectators' side (an anonymous visitor, a
 logged-in outsider, the host of another game) with everything hidden from spectators changed. The control:
 the host's observation must change, so "no difference" means "not shown", not "nothing was changed".
+
+The event stream (GET /events/) too: the perturbation is announced as a private change is
+(`pagecache.private_changed`), and the viewer's stream must hear nothing of it and, opened again with v=0,
+say the same as before: no `mine`, `chat` or `counts` of someone else's secret, and no public version moved
+by it (spectators would count private events). The host's stream hearing `mine` is its control.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
+import time
 
 import pytest
 import time_machine
+from asgiref.sync import async_to_sync, sync_to_async
 from django.db import transaction
 from django.utils import timezone
 
-from games.platform import registry
+from games.platform import pagecache, registry
 from games.platform.models import Game, Season
 from games.platform.observation import observe
 from games.platform.registry import Viewer
@@ -27,6 +35,10 @@ from games.platform.services.events import bump_version
 from tests.proof.test_no_leaks import (
     MISSING_ID,
     World,
+    _stream_close,
+    _stream_open,
+    _stream_read,
+    _stream_rest,
     all_urls,
     client_for,
     htmx_targets,
@@ -156,8 +168,51 @@ def host_view(game: Game, hank) -> dict:
     return {"observation": seen, "hidden": registry.get(game.game_type).hidden_data(game)}
 
 
+async def _stream_until(response, news: str, seconds: float = 15) -> str:
+    """What the stream sends up to the first chunk holding `news`, or within `seconds` (on a loaded machine
+    far more than the push table's poll needs)."""
+    out, until = [], time.monotonic() + seconds
+    while (left := until - time.monotonic()) > 0 and not (out and news in out[-1]):
+        try:
+            out.append((await asyncio.wait_for(anext(response.streaming_content), left)).decode())
+        except (TimeoutError, StopAsyncIteration):
+            break
+    return "".join(out)
+
+
+@async_to_sync
+async def stream_around(game: Game, user, hank, perturb) -> tuple[object, dict[str, str]]:
+    """`perturb()` while `user`'s stream of the game and its host's are open: what it returned, and what
+    the user's stream said on connect (v=0) before it, heard during it and says on a new connect after it,
+    and what the host's stream heard."""
+    url = f"/events/?game={game.pk}&v=0"
+    seen = await _stream_open(user, url)
+    host = await _stream_open(hank, url)
+    assert seen.status_code == host.status_code == 200, (seen.status_code, host.status_code)
+    said = {"connect": await _stream_read(seen, 2)}  # retry:, then the version (v=0 is behind)
+    await _stream_read(host, 2)
+    changed = await sync_to_async(perturb)()
+    # Every message of one commit is relayed in the order sent: users' `mine` before the hosts', the
+    # version and `counts` before both. Once the host heard `mine`, anything sent to this viewer is queued.
+    said["host heard"] = await _stream_until(host, "event: mine")
+    said["heard"] = await _stream_rest(seen, 0.3)
+    for response in (seen, host):
+        await _stream_close(response)
+    again = await _stream_open(user, url)
+    said["connect again"] = await _stream_read(again, 2)
+    await _stream_close(again)
+    return changed, said
+
+
 @pytest.mark.parametrize("slug", every_type())
-def test_changing_what_a_viewer_may_not_see_changes_nothing_they_get(slug, make_user):
+def test_changing_what_a_viewer_may_not_see_changes_nothing_they_get(
+    slug, make_user, settings, django_capture_on_commit_callbacks
+):
+    # The streams on the push table, whatever this run has (no Redis in `make test`): only the carrier
+    # differs (live_push.py). Polled often, so a message is heard at once; pings only every few minutes.
+    settings.GENIUS_PUSH_BACKEND = "database"
+    settings.GENIUS_PUSH_POLL_SECONDS = 0.05
+    settings.GENIUS_STREAM_PING_SECONDS = 300
     kind = registry.get(slug)
     game, hank, players, spectators, world = running_game(kind, make_user)
     urls = game_urls(world, game)
@@ -174,7 +229,17 @@ def test_changing_what_a_viewer_may_not_see_changes_nothing_they_get(slug, make_
             host_before = host_view(game, hank)
             with transaction.atomic():
                 game.refresh_from_db()
-                changed = kind.hidden_perturb(game, seat_number, random.Random(f"{slug}-{label}"))
+                rng = random.Random(f"{slug}-{label}")
+                # The seats whose secrets it changes: every seat's for spectators, the others' for a player.
+                owners = [uid for uid, number in world.seats[game.id].items() if number != seat_number]
+
+                def perturb(rng=rng, seat_number=seat_number, owners=owners):
+                    with django_capture_on_commit_callbacks(execute=True):  # as if committed: announced
+                        changed = kind.hidden_perturb(game, seat_number, rng)
+                        pagecache.private_changed(game.pk, owners)
+                    return changed
+
+                changed, said = stream_around(game, user, hank, perturb)
                 bump_version(game)
                 # The page cache's slots are cold now: a user made superuser fills them first (17.1).
                 poisoning_order([game], mallory[label])
@@ -184,5 +249,12 @@ def test_changing_what_a_viewer_may_not_see_changes_nothing_they_get(slug, make_
             if changed and not host_changed:
                 controls.append(f"{label}: the perturbation ({changed}) left the host's view as it was")
             differences += [f"{label} sees a change in {d}" for d in first_difference(before, after)]
+            if "event: mine" not in said["host heard"]:
+                controls.append(f"{label}: the host's stream did not hear the perturbation: {said}")
+            if said["heard"] or said["connect again"] != said["connect"]:
+                differences.append(
+                    f"{label}'s stream of /events/ moves: heard {said['heard']!r}; connects with "
+                    f"{said['connect']!r} before, {said['connect again']!r} after"
+                )
     assert not controls, "\n".join(controls)
     assert not differences, "Hidden information shows:\n" + "\n".join(differences)
