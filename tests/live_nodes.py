@@ -102,10 +102,10 @@ def started(env: dict[str, str], count: int = 1, **options) -> list[Node]:
     return nodes
 
 
-def move(env: dict[str, str], game: int) -> tuple[float, int]:
-    """A move of `game` committed by another process: when it began (time.time()) and the new version."""
+def shell(env: dict[str, str], code: str) -> str:
+    """`code` run by `manage.py shell` in a process of its own, on the nodes' site: what it printed."""
     done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", MOVE.format(game=game)],
+        [sys.executable, "manage.py", "shell", "-c", code],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -113,7 +113,13 @@ def move(env: dict[str, str], game: int) -> tuple[float, int]:
         timeout=60,
     )
     assert done.returncode == 0, done.stderr
-    began, version = re.search(r"^moved (\S+) (\d+)$", done.stdout, re.MULTILINE).groups()
+    return done.stdout
+
+
+def move(env: dict[str, str], game: int) -> tuple[float, int]:
+    """A move of `game` committed by another process: when it began (time.time()) and the new version."""
+    printed = shell(env, MOVE.format(game=game))
+    began, version = re.search(r"^moved (\S+) (\d+)$", printed, re.MULTILINE).groups()
     return float(began), int(version)
 
 

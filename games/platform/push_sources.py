@@ -55,7 +55,9 @@ class RedisSource:
                 # No silent reconnect: what was published meanwhile would be lost to the open streams. A
                 # lost connection ends them instead; each reconnects and is sent what it missed.
                 retry=Retry(NoBackoff(), 0),
-                client_name=live_push.channel("hub", os.getpid()),  # CLIENT LIST tells whose it is
+                # CLIENT LIST tells whose it is. Redis refuses a name with a space (a prefix may have one),
+                # and a refused name would look like a Redis that does not answer.
+                client_name="".join(live_push.channel("hub", os.getpid()).split()),
             )
             self.pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             # Subscribed from the start, so the reader always has a connection to read from.

@@ -11,6 +11,7 @@ follows the settings and the invitation in the session), are rendered as before.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from datetime import UTC, datetime
 
@@ -32,6 +33,8 @@ NONCE = "\x00csp-nonce\x00"
 KEPT = 256  # shells kept per process, the least recently served dropped first (a few KB each)
 
 _kept: OrderedDict[tuple, tuple[str, str]] = OrderedDict()
+# Under ASGI each request's sync code runs in a thread of its own: two pages may reach the dict at once.
+_keeping = threading.Lock()
 
 
 def game_page(request, title: str, body: str) -> HttpResponse:
@@ -40,14 +43,16 @@ def game_page(request, title: str, body: str) -> HttpResponse:
     if not user.is_authenticated or len(messages.get_messages(request)):
         return HttpResponse(render_to_string(TEMPLATE, {"title": title, "body": body}, request=request))
     key = (title, user.pk, user.username, user.is_staff, own_prefs(user))
-    kept = _kept.get(key)
+    with _keeping:
+        kept = _kept.get(key)
+        if kept is not None:
+            _kept.move_to_end(key)
     if kept is None:
-        kept = _render(request, title)
-        _kept[key] = kept
-        if len(_kept) > KEPT:
-            _kept.popitem(last=False)
-    else:
-        _kept.move_to_end(key)
+        kept = _render(request, title)  # outside the lock: two first requests may both render; one is kept
+        with _keeping:
+            _kept[key] = kept
+            if len(_kept) > KEPT:
+                _kept.popitem(last=False)
     marks = {
         CSRF_PLACEHOLDER: get_token(request),
         NOW: dateformat.format(datetime.now(tz=UTC), "U"),

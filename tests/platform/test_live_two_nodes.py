@@ -7,22 +7,16 @@ of Redis could have told it, and the moves are POSTed to node A or committed by 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import uuid
 
 import pytest
 import requests
 
-from tests.embedded import ROOT, environment, var_folder
-from tests.live_nodes import MOVE, answers, logged_in, move, open_stream, started
+from tests.embedded import environment, var_folder
+from tests.live_nodes import logged_in, move, open_stream, shell, started
 from tests.live_support import redis_for_push
 
 pytestmark = pytest.mark.services
-
-# The browser test (tests/platform/test_live_push_browser.py) imports these two from here for now.
-_answers = answers
-__all__ = ["MOVE", "_answers"]
 
 TOKEN = """
 from django.contrib.auth import get_user_model
@@ -47,16 +41,7 @@ def two_nodes(tmp_path, embedded_database):
 
 
 def token_of(env: dict, name: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", TOKEN.format(name=name)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split("token ")[-1].strip()
+    return shell(env, TOKEN.format(name=name)).split("token ")[-1].strip()
 
 
 def test_a_move_reaches_the_streams_of_both_web_nodes_at_once(two_nodes, embedded_database):
