@@ -10,10 +10,8 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from django.conf import settings
-from django.db import connection
 
-from tests.faults.stack import OwnRedis, Stack
+from tests.faults.stack import OwnRedis, on_the_tests_database
 
 
 @pytest.fixture
@@ -28,11 +26,7 @@ def own_redis(tmp_path):
 
 @pytest.fixture
 def stack(transactional_db, own_redis, tmp_path):
-    if connection.vendor != "postgresql":
-        pytest.skip("The live stack is other processes: it needs the tests' PostgreSQL database.")
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    live = Stack(redis=own_redis, database_url=url, logdir=tmp_path)
+    live = on_the_tests_database(own_redis, tmp_path)
     live.start()
     yield live
     live.stop()

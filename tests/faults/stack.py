@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
 import requests
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -375,3 +376,16 @@ def _postgres_bin(name: str) -> str:
     """The newest PostgreSQL server's `name` program, or "" when no server is installed."""
     found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), key=lambda p: int(p.parts[-3]))
     return str(found[-1]) if found else ""
+
+
+def on_the_tests_database(redis: OwnRedis, logdir: Path, **options) -> Stack:
+    """A stack (not started) on the fault suite's own Redis and the tests' database; the test skips, saying
+    why, when that database is not PostgreSQL (the stack's processes must share it)."""
+    from django.conf import settings
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("The live stack is other processes: it needs the tests' PostgreSQL database.")
+    db = settings.DATABASES["default"]
+    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    return Stack(redis=redis, database_url=url, logdir=logdir, **options)

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import pytest
 import requests
-from django.conf import settings
-from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games.platform.models import Game
 from games.platform.services import games as game_services
-from tests.faults.stack import Stack
+from tests.faults.stack import on_the_tests_database
 from tests.faults.test_redis_faults import TIMEOUT, browser
 from tests.live_nodes import Node, open_stream
 
@@ -26,11 +24,7 @@ pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 @pytest.fixture
 def stack(transactional_db, own_redis, tmp_path):
     """The fault suite's Redis and the tests' database; only its environment is used (no gunicorn)."""
-    if connection.vendor != "postgresql":
-        pytest.skip("The live stack is other processes: it needs the tests' PostgreSQL database.")
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    return Stack(redis=own_redis, database_url=url, logdir=tmp_path)
+    return on_the_tests_database(own_redis, tmp_path)
 
 
 @pytest.fixture

@@ -16,14 +16,12 @@ from datetime import datetime, timedelta
 
 import pytest
 import requests
-from django.conf import settings
-from django.db import connection
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from games.platform.models import Event, Game, Round, TurnClock
 from games.platform.services import games as game_services
-from tests.faults.stack import Stack, wait_until
+from tests.faults.stack import Stack, on_the_tests_database, wait_until
 from tests.sitting import all_here
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
@@ -35,11 +33,7 @@ LEAD = 12  # seconds from the test's start to the deadlines: the stack is up, an
 
 @pytest.fixture
 def stack_with_worker_ahead(transactional_db, own_redis, tmp_path):
-    if connection.vendor != "postgresql":
-        pytest.skip("The live stack is other processes: it needs the tests' PostgreSQL database.")
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    live = Stack(redis=own_redis, database_url=url, logdir=tmp_path, worker_clock_off=AHEAD)
+    live = on_the_tests_database(own_redis, tmp_path, worker_clock_off=AHEAD)
     live.start()
     yield live
     live.stop()

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import pytest
 import requests
-from django.conf import settings
-from django.db import connection
 from rest_framework.authtoken.models import Token
 
 from games.platform.models import Game
 from games.platform.services import games as game_services
-from tests.faults.stack import Stack, Web
+from tests.faults.stack import Web, on_the_tests_database
 from tests.faults.test_redis_faults import TIMEOUT, csrf
 
 pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
@@ -25,11 +23,7 @@ pytestmark = [pytest.mark.faults, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def webs(transactional_db, own_redis, tmp_path):
-    if connection.vendor != "postgresql":
-        pytest.skip("The live stack is other processes: it needs the tests' PostgreSQL database.")
-    db = settings.DATABASES["default"]
-    url = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    stack = Stack(redis=own_redis, database_url=url, logdir=tmp_path)
+    stack = on_the_tests_database(own_redis, tmp_path)
     one, two = Web(stack, "one"), Web(stack, "two")
     try:
         one.start()
