@@ -17,8 +17,8 @@ import uuid
 import pytest
 
 from tests.embedded import ROOT, environment, free_port, var_folder
+from tests.live_nodes import answers as _answers
 from tests.live_support import redis_for_push
-from tests.platform.test_live_two_nodes import _answers
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
 

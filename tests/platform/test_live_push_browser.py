@@ -26,8 +26,8 @@ import pytest
 
 from tests.conftest import CHROMIUM_FLAGS
 from tests.embedded import ROOT, environment, free_port, var_folder
+from tests.live_nodes import answers as _answers
 from tests.live_support import redis_for_push
-from tests.platform.test_live_two_nodes import _answers
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
 
