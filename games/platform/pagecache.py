@@ -91,7 +91,7 @@ def find(game, user, part: str, request, viewer: Viewer | None = None, along: tu
     """
     if not enabled() or (user is not None and user.is_superuser):
         return Lookup()
-    base = f"page:{game.pk}:{game.version}:{part}"
+    base = _base_key(game, part)
     if user is None:
         slot = Slot(f"{base}:anonymous")
         kept = cache.get(slot.key)
@@ -117,6 +117,25 @@ def find(game, user, part: str, request, viewer: Viewer | None = None, along: tu
         # Only the database's role picks where a new body goes.
         return Lookup(slot, None, role, read_along) if viewer is not None else Lookup(along=read_along)
     return Lookup(slot, fill(kept[1], request), role, read_along)
+
+
+def _base_key(game, part: str) -> str:
+    return f"page:{game.pk}:{game.version}:{part}"
+
+
+def spectators_slot(game, part: str, logged_in: bool) -> Slot | None:
+    """Where `part` of the game's page is kept for its spectators, logged in or visitors (as `find` says)."""
+    if not enabled():
+        return None
+    return Slot(f"{_base_key(game, part)}:{'spectator' if logged_in else 'anonymous'}")
+
+
+def kept_marked(slot: Slot | None) -> str | None:
+    """The body kept in `slot` as it is kept (times as marks, the CSRF placeholder in), if still true."""
+    if slot is None:
+        return None
+    kept = cache.get(slot.key)
+    return kept[1] if kept is not None and _current(kept) else None
 
 
 def _player_keys(game_id: int, season_id: int, user_id: int) -> list[str]:
@@ -215,7 +234,19 @@ def render_once(look: Lookup, request, render: Callable[[], SafeString]) -> Safe
     """
     if look.slot is None or look.role != "spectator":
         return render()
-    claim = f"{look.slot.key}:rendering"
+    return _claimed(look.slot, render, lambda kept: fill(kept, request))
+
+
+def render_once_marked(look: Lookup, render: Callable[[], str]) -> str:
+    """As `render_once`, for a live stream: the body as it is kept (times as marks, the CSRF placeholder
+    in), which `render` also returns. Web processes whose streams all want it render it once."""
+    if look.slot is None:
+        return render()
+    return _claimed(look.slot, render, lambda kept: kept)
+
+
+def _claimed(slot: Slot, render: Callable[[], str], served: Callable[[str], str]) -> str:
+    claim = f"{slot.key}:rendering"
     if cache.add(claim, 1, timeout=math.ceil(WAIT_SECONDS)):
         try:
             return render()
@@ -223,9 +254,9 @@ def render_once(look: Lookup, request, render: Callable[[], SafeString]) -> Safe
             cache.delete(claim)
     until = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < until:
-        kept, rendering = _kept_and_claim(look.slot.key, claim)
+        kept, rendering = _kept_and_claim(slot.key, claim)
         if kept is not None and _current(kept):
-            return fill(kept[1], request)
+            return served(kept[1])
         if not rendering:  # done without keeping it (it failed, or its deadline had passed), or no cache
             break
         time.sleep(WAIT_STEP)

@@ -24,17 +24,19 @@ import contextvars
 import json
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from django.conf import settings
 from django.core.cache import caches
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connections
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 
 from . import live_push, push_sources
 from .models import Game
 from .observation import viewer_or_404
+from .people import zone_of
+from .pushed_parts import Parts, close_connections
 from .versions import game_row
 
 log = logging.getLogger(__name__)
@@ -79,6 +81,7 @@ class Hub:
         self.reader: asyncio.Task | None = None
         self.up = False
         self.starting: asyncio.Lock | None = None
+        self.parts = Parts()  # the spectators' parts and the games' versions its streams are sent
 
     async def join(self, listener: Listener) -> bool:
         """Listen to the listener's channels; False when the channel does not answer (the page polls)."""
@@ -105,6 +108,8 @@ class Hub:
                 if not here:
                     del self.listeners[name]
                     gone.append(name)
+                    if name.startswith(live_push.channel("game", "")):
+                        self.parts.forget(int(name.rpartition(":")[2]))
         if gone and self.up and self.source is not None and not self.loop.is_closed():
             self.loop.create_task(self._forget(gone))
 
@@ -174,15 +179,16 @@ class Hub:
 hub = Hub()
 
 
-def _access(game_id: int | None, user) -> tuple[int | None, str | None]:
-    """(the game's public version, the viewer's role) after the game page's own check; 404 if closed."""
+def _access(game_id: int | None, user) -> tuple[str | None, object]:
+    """(the viewer's role, the zone they read times in) after the game page's own check; 404 if closed."""
     if game_id is None:
         return None, None
     row = game_row(game_id)
     if row is None or (not row["public"] and not user.is_authenticated):
         raise Http404("No such game.")
     viewer = viewer_or_404(Game(pk=game_id, **row), user)
-    return row["version"], viewer.role
+    # A spectator is sent the public part, with its times in their zone (pushed_parts).
+    return viewer.role, zone_of(user) if viewer.role == "spectator" else None
 
 
 def _current(game_id: int) -> int | None:
@@ -229,7 +235,8 @@ async def events(request):
     game_id = _number(request.GET.get("game"))
     if request.GET.get("game") and game_id is None:
         raise Http404("No such game.")
-    version, role = await sync_to_async(_access)(game_id, user)
+    role, zone = await sync_to_async(_access)(game_id, user)
+    request.user = user  # what a spectator's part is rendered with (pushed_parts): read once, not again
     channels = []
     if game_id is not None:
         channels.append(live_push.channel("game", game_id))
@@ -260,8 +267,13 @@ async def events(request):
         answer = HttpResponse("Live updates are down; the page polls.", status=503, content_type="text/plain")
         answer["Retry-After"] = "10"
         return answer
+    watching = (
+        Watching(request, zone, user.pk if user.is_authenticated else None) if role == "spectator" else None
+    )
     response = Stream(
-        _relay(listener, owner, game_id, current if current is not None and current > known else None),
+        _relay(
+            listener, owner, game_id, current if current is not None and current > known else None, watching
+        ),
         content_type="text/event-stream",
     )
     response.release = lambda: _closed(owner, listener)
@@ -318,16 +330,6 @@ def _forget_caches() -> None:
                 pool.disconnect()
 
 
-def _forget_database() -> None:
-    """Run in the request's own thread, whose the database connections are: the stream reads nothing more
-    from the database, so its connection closes now, not when the stream ends hours later (with
-    PostgreSQL, each open stream held a connection of the server's few). Not one inside a transaction
-    (the tests': their streams run inside the test's)."""
-    for connection in connections.all(initialized_only=True):
-        if not connection.in_atomic_block:
-            connection.close()
-
-
 def _release_thread() -> None:
     """Django's ASGI handler gives each request a thread of its own for its sync code (the middleware's,
     the database's): asgiref's ThreadSensitiveContext, whose one-thread executor lives until the request
@@ -342,11 +344,24 @@ def _release_thread() -> None:
         executor.shutdown(wait=False)
 
 
-async def _relay(listener: Listener, owner: str, game_id: int | None, catch_up: int | None):
+@dataclass
+class Watching:
+    """A spectator's stream: sent the public part itself (pushed_parts), rendered with their request."""
+
+    request: object
+    zone: object
+    user_id: int | None
+
+
+async def _relay(
+    listener: Listener, owner: str, game_id: int | None, catch_up: int | None, watching: Watching | None
+):
     try:
         # The middleware is done with the request (the session was read, and saved): what it held goes.
+        # Its database connection closes now, in the request's own thread, whose the connections are, not
+        # when the stream ends hours later (each open stream held one of PostgreSQL's few).
         _forget_caches()
-        await sync_to_async(_forget_database)()
+        await sync_to_async(close_connections)()
         _release_thread()
         yield f"retry: {settings.GENIUS_STREAM_RETRY_MS}\n\n"
         if catch_up is not None:
@@ -355,12 +370,35 @@ async def _relay(listener: Listener, owner: str, game_id: int | None, catch_up: 
             try:
                 item = await asyncio.wait_for(listener.queue.get(), settings.GENIUS_STREAM_PING_SECONDS)
             except TimeoutError:
-                yield ": ping\n\n"
+                yield await _ping(game_id)
                 continue
             if item is None:  # the channel failed or the reader fell behind: the page reconnects
                 return
+            if watching is not None and item.get("event") == "version" and item.get("game") == game_id:
+                part = await hub.parts.event(
+                    game_id, item.get("v", 0), watching.request, watching.zone, watching.user_id
+                )
+                if part is not None:
+                    yield part
+                    continue
             text = _event(item)
             if text:
                 yield text
     finally:
         _closed(owner, listener)
+
+
+async def _ping(game_id: int | None) -> str:
+    """An event that keeps proxies from closing the stream and tells the page its stream is alive (a
+    comment would not reach the page's script); on a game's stream, it carries the game's version, so a
+    page that missed an event sees it is behind and fetches (its safety net)."""
+    if game_id is None:
+        return "event: ping\ndata: {}\n\n"
+    try:
+        version = await hub.parts.version(game_id, settings.GENIUS_STREAM_PING_SECONDS / 2)
+    except Exception:
+        log.warning("Game %s's version could not be read for the ping", game_id, exc_info=True)
+        version = None
+    if version is None:
+        return "event: ping\ndata: {}\n\n"
+    return f"event: ping\ndata: {json.dumps({'game': game_id, 'v': version}, separators=(',', ':'))}\n\n"

@@ -15,15 +15,12 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import SafeString
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRefresh, HttpResponseStopPolling
 
-from . import live_push, pagecache, presence, registry, round_form, shell, zones
+from . import game_parts, live_push, pagecache, presence, registry, round_form, shell
 from .awaiting import awaiting
 from .demo import demo_logins
 from .errors import Busy, NotAllowed, RoundClosed, StateChanged
@@ -116,7 +113,7 @@ def game_page(request, game_id: int):
     with reading(game):
         obs = observe(game, viewer)
         form = refused.form if refused and refused.form else round_form.form_for(game, viewer, obs)
-        context = _page_context(game, obs, form, viewer)
+        context = game_parts.page_context(game, obs, form, viewer)
     if refused is not None:
         context["late"] = refused.late
     if request.htmx and request.htmx.target == "round-form":
@@ -127,7 +124,7 @@ def game_page(request, game_id: int):
             context["round_notice"] = round_form.closed_notice(game, viewer, int(closed))
         return render(request, "platform/game.html#round_form", context)
     # A form with errors is this request's own: it is never cached.
-    body = _render_cacheable(request, "platform/game.html#body", context, None)
+    body = game_parts.render_cacheable(request, "platform/game.html#body", context, None)
     status = 200 if refused is None else 409 if refused.conflict else 400
     response = render(request, "platform/game_page.html", {"title": game.name, "body": body}, status=status)
     return _retry_later(response, refused.retry_after if refused else None)
@@ -153,11 +150,13 @@ def _game_page_read(request, game_id: int):
         viewer = viewer or viewer_or_404(light, request.user)
 
         def page_body():
-            game, seen_by = _full_game(game_id, viewer)
+            game, seen_by = game_parts.full_game(game_id, viewer)
             with reading(game):
                 obs = observe(game, seen_by)
-                context = _page_context(game, obs, round_form.form_for(game, seen_by, obs), seen_by, look)
-            return _render_cacheable(request, "platform/game.html#body", context, look.slot)
+                context = game_parts.page_context(
+                    game, obs, round_form.form_for(game, seen_by, obs), seen_by, look
+                )
+            return game_parts.render_cacheable(request, "platform/game.html#body", context, look.slot)
 
         body = pagecache.render_once(look, request, page_body)  # a page many open at once: one render
     _inbox_seen(request, light, viewer, look)
@@ -197,61 +196,6 @@ def _light_game(game_id: int) -> Game:
     if row is None:
         raise Http404("No such game.")
     return Game(pk=game_id, **row)
-
-
-def _full_game(game_id: int, viewer):
-    game = get_object_or_404(Game.objects.select_related("season"), pk=game_id)
-    if viewer.seat is not None:
-        viewer.seat.game = game
-    return game, viewer
-
-
-def _page_context(game, obs, form, viewer, look=None, feed=False) -> dict:
-    token = pagecache.poll_token(game, viewer, look)
-    rnd = obs["round"]
-    return {
-        "game": game,
-        "obs": obs,
-        "form": form,
-        "problems": round_form.problems(form),
-        # Which round (and in what state) the page's form belongs to, and the live part's: when a poll brings
-        # another, the page's script replaces the form (static/js/site.js).
-        "form_key": f"{rnd['number']}-{rnd['status']}-{obs['status']}-{rnd['paused']:d}" if rnd else "none",
-        # A player's own unread chat messages: their body is kept under their own stamps, which a message
-        # to them moves (services.unread); `feed`: the live partial, which updates the count in place.
-        "chats_unread": unread.chats_unread_total(viewer.seat) if viewer.role == "player" else 0,
-        "feed": feed,
-        "state_template": registry.get(game.game_type).page_template,
-        "form_after_state": registry.get(game.game_type).form_after_state,
-        # The live partial's `v`: the public version, and the viewer's private stamps (game_feed).
-        "poll": f"{obs['version']}-{token}" if token else str(obs["version"]),
-        # Server push (docs/live.md): the page's event stream, and how often it still polls while the stream
-        # is open (the safety net); without push the page polls at the game's own interval as before.
-        "stream": f"{reverse('events')}?game={game.pk}" if live_push.enabled() else "",
-        "safety_poll": settings.GENIUS_STREAM_SAFETY_POLL_SECONDS,
-    }
-
-
-def _render_cacheable(request, template: str, context: dict, slot) -> SafeString:
-    """Render a part of a game page; keep it in the page cache's `slot` (if any) with the CSRF token left
-    as a placeholder, and give it back filled for this request. Its times are marks (`zones.LATER`): the
-    body is shared by viewers in every zone, and each is served it with the times in their own."""
-    with timezone.override(zones.LATER):
-        text = render_to_string(
-            template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
-        )
-    # A body with an open round's form and countdown is true until the deadline only: after it the page
-    # says "closed, results coming" even if no resolution has moved the version yet.
-    pagecache.keep(slot, text, until=_open_until(context["obs"]))
-    return pagecache.fill(text, request)
-
-
-def _open_until(obs: dict):
-    """The deadline of the open, running round a body shows, after which it shows something else."""
-    rnd = obs["round"]
-    if rnd and rnd["status"] == "open" and not rnd["paused"]:
-        return rnd["closes_at"]
-    return None
 
 
 def _told_text(game, told: list[str]) -> str:
@@ -323,10 +267,10 @@ def _here_in_place(request, game, viewer):
     except (StateChanged, NotAllowed) as exc:
         error = exc.message
     try:
-        game, viewer = _full_game(game.pk, viewer)
-        context = _page_context(game, observe(game, viewer), None, viewer, feed=True)
+        game, viewer = game_parts.full_game(game.pk, viewer)
+        context = game_parts.page_context(game, observe(game, viewer), None, viewer, feed=True)
         context["sitting_error"] = error
-        return HttpResponse(_render_cacheable(request, "platform/game.html#live", context, None))
+        return HttpResponse(game_parts.render_cacheable(request, "platform/game.html#live", context, None))
     except Exception:
         if error is not None:
             raise  # nothing was stored: the error is the answer
@@ -380,9 +324,9 @@ def game_feed(request, game_id: int):
         viewer = viewer or viewer_or_404(light, request.user)
 
         def live_part():
-            game, seen_by = _full_game(game_id, viewer)
-            context = _page_context(game, observe(game, seen_by), None, seen_by, look, feed=True)
-            return _render_cacheable(request, "platform/game.html#live", context, look.slot)
+            game, seen_by = game_parts.full_game(game_id, viewer)
+            context = game_parts.page_context(game, observe(game, seen_by), None, seen_by, look, feed=True)
+            return game_parts.render_cacheable(request, "platform/game.html#live", context, look.slot)
 
         # Pushed, every spectator asks at once: one renders, the others are given its body.
         body = pagecache.render_once(look, request, live_part)

@@ -519,7 +519,7 @@
 // htmx would drop that refresh (a request queued on the part it replaces, or an event no handler hears yet).
 (function () {
   if (!window.EventSource || !window.htmx) return;
-  let source = null, open = false, lost = false, retry = null;
+  let source = null, open = false, lost = false, retry = null, heardAt = 0;
   const fetched = new Map(); // part id -> when it last fetched
   const owed = new Set(); // ids of the parts told of news they have not fetched yet
   function parts() { return document.querySelectorAll("[data-stream][data-follow]"); }
@@ -548,12 +548,28 @@
   }
   function heard(kind) {
     return function (ev) {
+      heardAt = Date.now();
       const d = JSON.parse(ev.data);
       parts().forEach(function (el) { if (concerns(el, kind, d)) owed.add(el.id); });
       refresh();
       // The title's count (above) follows the player's news too.
       document.dispatchEvent(new CustomEvent("genius:live", { detail: { kind: kind, data: d } }));
     };
+  }
+  // A spectator's stream carries the game's public part itself (the same body their fetch would bring):
+  // swapped in as htmx swaps a fetched one, so everything that follows a swap (the title, the forms) runs.
+  // A part busy with a fetch of its own is told instead, and fetches once that is done.
+  function swapped(ev) {
+    heardAt = Date.now();
+    const d = JSON.parse(ev.data);
+    parts().forEach(function (el) {
+      if (el.id !== "live" || !concerns(el, "version", d)) return;
+      if (el.classList.contains("htmx-request") || el.classList.contains("htmx-added")) return owed.add(el.id);
+      window.htmx.swap(el, d.html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
+      fetched.set("live", Date.now());
+    });
+    refresh();
+    document.dispatchEvent(new CustomEvent("genius:live", { detail: { kind: "version", data: d } }));
   }
   function told(missed) {
     document.dispatchEvent(new CustomEvent("genius:stream", { detail: { open: open, missed: missed } }));
@@ -566,11 +582,15 @@
     source = new EventSource(first.dataset.stream + v);
     source.addEventListener("open", function () {
       open = true;
+      heardAt = Date.now();
       if (lost) { parts().forEach(function (el) { owed.add(el.id); }); refresh(); } // what moved meanwhile
       told(lost);
       lost = false;
     });
     ["version", "mine", "chat", "counts"].forEach(function (kind) { source.addEventListener(kind, heard(kind)); });
+    source.addEventListener("part", swapped);
+    // The ping carries the game's version: a page that missed an event sees it is behind, and fetches.
+    source.addEventListener("ping", heard("version"));
     source.addEventListener("error", function () {
       open = false;
       lost = true;
@@ -583,11 +603,17 @@
       }
     });
   }
+  // A part's own timed poll, while the stream is open. A stream heard from within the safety interval is
+  // alive (it pings every 25 s): a part that follows only its game's version polls not at all, since each
+  // ping says that version; one that follows the user's news (which no ping checks) polls once per safety
+  // interval. A stream silent for longer is taken for dead (a proxy holding it open): every part polls at
+  // its own interval, as with no stream.
   document.addEventListener("htmx:confirm", function (ev) {
     const el = ev.detail.elt;
     if (!el || !el.dataset || !el.dataset.safetyPoll || ev.detail.triggeringEvent) return; // events fetch
-    const safety = (parseInt(el.dataset.safetyPoll, 10) || 45) * 1000;
-    if (open && Date.now() - (fetched.get(el.id) || 0) < safety) ev.preventDefault(); // the stream is up
+    const safety = (parseInt(el.dataset.safetyPoll, 10) || 45) * 1000, now = Date.now();
+    if (!open || now - heardAt > safety) return;
+    if (el.dataset.follow === "version" || now - (fetched.get(el.id) || 0) < safety) ev.preventDefault();
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
     // The part that asked, even when its answer replaced it (htmx then tells its parent, as `elt`).

@@ -18,8 +18,7 @@ import uuid
 import pytest
 import redis
 from asgiref.sync import async_to_sync, sync_to_async
-from django.core.signals import request_finished
-from django.db import close_old_connections, transaction
+from django.db import transaction
 from django.test import AsyncClient
 
 from games.platform import live_push, pagecache
@@ -27,7 +26,13 @@ from games.platform.models import Game
 from games.platform.services.chat import chat_post
 from games.platform.services.events import bump_version
 from tests.conftest import seat_of
+from tests.live_support import close_stream as _close
+from tests.live_support import logged_in as _logged_in
+from tests.live_support import open_stream as _open
 from tests.live_support import redis_for_push
+from tests.live_support import stream_bodies as _bodies
+from tests.live_support import stream_chunks as _chunks
+from tests.live_support import stream_events as _events
 
 pytestmark = pytest.mark.django_db
 
@@ -185,41 +190,6 @@ def test_a_move_made_just_after_redis_comes_back_is_published_not_left_to_the_sa
 # --- the stream -------------------------------------------------------------------------------------------
 
 
-async def _open(client: AsyncClient, query: str, **headers):
-    response = await client.get(f"/events/?{query}", headers=headers)
-    return response
-
-
-async def _chunks(response, count: int, wait: float = 3.0) -> list[str]:
-    stream = response.streaming_content
-    out = []
-    for _ in range(count):
-        out.append((await asyncio.wait_for(anext(stream), wait)).decode())
-    return out
-
-
-async def _close(response) -> None:
-    """What the ASGI handler does when the browser goes: the stream's generator ends, its slot is freed."""
-    if response.streaming:
-        await response._iterator.aclose()
-    # As the test client closes an answer: the test's database connection stays open.
-    request_finished.disconnect(close_old_connections)
-    try:
-        await sync_to_async(response.close)()
-    finally:
-        request_finished.connect(close_old_connections)
-
-
-async def _logged_in(user) -> AsyncClient:
-    client = AsyncClient()
-    await client.aforce_login(user)
-    return client
-
-
-def _bodies(text: str) -> list[dict]:
-    return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
-
-
 def test_a_game_closed_to_the_user_is_refused_as_its_page_is(settings, client, tally, charlie):
     settings.GENIUS_PUSH_URL = "redis://127.0.0.1:1/0"  # a refusal comes before Redis is asked (503)
     Game.objects.filter(pk=tally.pk).update(public=False)
@@ -277,7 +247,8 @@ def test_the_stream_sends_the_current_version_at_once_to_a_page_behind(push_redi
     assert behind_chunks[1] == (
         f'id: {tally.version}\nevent: version\ndata: {{"game":{tally.pk},"v":{tally.version}}}\n\n'
     )
-    assert level_chunks[1] == ": ping\n\n", "a page that has the version is sent nothing but the ping"
+    # A page that has the version is sent nothing but the ping, which says the version (its safety net).
+    assert level_chunks[1] == f'event: ping\ndata: {{"game":{tally.pk},"v":{tally.version}}}\n\n'
 
 
 @pytest.mark.services
@@ -317,7 +288,8 @@ def test_the_stream_relays_a_move_and_private_news_with_ids_and_numbers_only(
     assert seen["alice"].count("event: mine") == 2 and seen["alice"].count("event: counts") == 1
     for body in _bodies(seen["alice"]):
         assert set(body) <= {"game", "v", "season"} and all(type(v) is int for v in body.values())
-    assert seen["bob"] == ": ping\n\n", "another player's private news never reaches bob's stream"
+    # Another player's private news never reaches bob's stream: the next thing on it is the ping.
+    assert seen["bob"] == f'event: ping\ndata: {{"game":{tally.pk},"v":{tally.version}}}\n\n'
 
 
 @pytest.mark.services
@@ -470,8 +442,16 @@ def test_streams_carry_no_canary_and_each_users_news_reaches_that_user_alone(
     run()
     for label, text in heard.items():
         assert "CANARY" not in text, label
-        for body in _bodies(text):
-            assert set(body) <= {"game", "v", "season"} and all(type(v) is int for v in body.values()), label
+        for kind, body in _events(text):
+            # A spectator's stream carries the public live part itself (checked for canaries above).
+            numbers = {k: v for k, v in body.items() if not (kind == "part" and k == "html")}
+            assert set(numbers) <= {"game", "v", "season"} and all(
+                type(v) is int for v in numbers.values()
+            ), label
+    assert {kind for kind, _ in _events(heard["dora"]) + _events(heard["visitor"])} == {"part"}
+    assert "part" not in {
+        kind for label in ("alice", "bob", "charlie", "hank") for kind, _ in _events(heard[label])
+    }
     events = {label: set(re.findall(r"^event: (\w+)$", text, re.MULTILINE)) for label, text in heard.items()}
     assert {"mine", "chat"} <= events["alice"] and "chat" in events["bob"]
     assert "mine" in events["hank"], "the hosts hear that a player's private part moved"

@@ -1,0 +1,121 @@
+"""What a spectator's stream carries besides "moved" (docs/live.md): the game's public live part itself, and
+on each ping the game's version.
+
+A seated player's page fetches its own part when told the version moved: it holds what only they see. A
+spectator's part is the same for every spectator (one body for visitors, one for logged-in spectators), so
+the stream sends it: a thousand spectators cost one render and a thousand writes, not a thousand fetches.
+Per process, each (game, kind of spectator) is rendered once per version, by the page cache's
+`render_once` (one render across processes), and written once per zone (its times in the viewer's zone).
+
+The ping carries the game's version, read once per game per ping for all the process's streams: a page
+that missed an event (a message lost between a commit and this process) sees it is behind and fetches. So
+the safety net costs a page no request while its stream is heard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import json
+import time
+
+from asgiref.sync import sync_to_async
+from django.db import connections
+
+from .game_parts import SpectatorsPart, spectators_live
+from .versions import game_row
+from .zones import fill_times, zone_name
+
+
+def close_connections() -> None:
+    """This thread's database connections, closed: no request of Django's ends them in a stream's thread or
+    in the thread the streams' shared work runs in. Not one inside a transaction (the tests' streams run
+    inside the test's)."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def _render(game_id: int, request, logged_in: bool) -> SpectatorsPart | None:
+    try:
+        return spectators_live(game_id, request, logged_in)
+    finally:
+        close_connections()
+
+
+def _version(game_id: int) -> int | None:
+    try:
+        row = game_row(game_id)
+    finally:
+        close_connections()
+    return None if row is None else row["version"]
+
+
+class Parts:
+    """This process's spectators' parts and game versions, each asked for once whatever the streams."""
+
+    def __init__(self):
+        self.rendering: dict[tuple[int, bool], tuple[int, asyncio.Future]] = {}  # (game, logged in)
+        self.written: dict[tuple[int, bool, str], tuple[int, bytes]] = {}  # (game, logged in, zone)
+        self.versions: dict[int, tuple[float, asyncio.Future]] = {}  # game -> (when asked, its version)
+
+    async def event(self, game_id: int, version: int, request, zone, user_id: int | None) -> bytes | None:
+        """The `part` event for this spectator at `version` (or later); None: tell them the version (their
+        page fetches), since the part can't be sent (see `spectators_live`) or they now play or host it."""
+        logged_in = user_id is not None
+        key = (game_id, logged_in)
+        held = self.rendering.get(key)
+        if held is None or held[0] < version:
+            future = asyncio.get_running_loop().create_future()
+            self.rendering[key] = (version, future)
+            # In a context of its own: the sync work runs in the process's one shared thread, not in the
+            # asking stream's request thread (released once the stream opened: stream._release_thread).
+            work = sync_to_async(_render)(game_id, request, logged_in)
+            asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
+        else:
+            future = held[1]
+        try:
+            part = await asyncio.shield(future)
+        except Exception:  # the render failed: told the version, their page fetches (and says what failed)
+            if self.rendering.get(key, (0, None))[1] is future:
+                del self.rendering[key]
+            return None
+        if part is None or user_id in part.members:
+            return None
+        written_key = (game_id, logged_in, zone_name(zone))
+        written = self.written.get(written_key)
+        if written is None or written[0] != part.version:
+            body = {"game": game_id, "v": part.version, "html": fill_times(part.marked, zone)}
+            text = f"id: {part.version}\nevent: part\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
+            written = (part.version, text.encode())
+            self.written[written_key] = written
+        return written[1]
+
+    async def version(self, game_id: int, fresh_for: float) -> int | None:
+        """The game's version as of at most `fresh_for` seconds ago (one read for all the streams)."""
+        held = self.versions.get(game_id)
+        if held is None or time.monotonic() - held[0] > fresh_for or (held[1].done() and held[1].exception()):
+            future = asyncio.get_running_loop().create_future()
+            self.versions[game_id] = (time.monotonic(), future)
+            work = sync_to_async(_version)(game_id)
+            asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
+            held = self.versions[game_id]
+        return await asyncio.shield(held[1])
+
+    def forget(self, game_id: int) -> None:
+        """No stream of this process follows the game any more."""
+        for kept in (self.rendering, self.written):
+            for key in [key for key in kept if key[0] == game_id]:
+                del kept[key]
+        self.versions.pop(game_id, None)
+
+
+async def _settle(future: asyncio.Future, work) -> None:
+    try:
+        result = await work
+    except Exception as exc:  # every waiter hears it; the next ask tries again
+        if not future.done():
+            future.set_exception(exc)
+        return
+    if not future.done():
+        future.set_result(result)
