@@ -97,7 +97,9 @@ def test_a_spectators_stream_carries_the_part_their_fetch_would_bring_and_a_play
         assert data["html"] == _fetched(tally, before, user), f"{label}'s part is what their fetch brings"
         assert f"/live/?v={tally.version}" in data["html"]
     assert heard["alice"] == ("version", {"game": tally.pk, "v": tally.version}), "a player fetches her own"
-    assert sorted(renders) == [False, True], "one render per kind of spectator for all of the process's streams"
+    assert sorted(renders) == [False, True], (
+        "one render per kind of spectator for all of the process's streams"
+    )
 
 
 def test_a_spectator_seated_since_the_stream_opened_is_told_the_version_not_sent_the_spectators_part(
