@@ -4,7 +4,8 @@ bring a change. In one Middle Marathon, bob's tabs hidden behind another tab of 
 throttled, as in a person's browser):
 
 - alice moves: bob's hidden game tab shows it, says "● Your turn" in its title and sends the turn
-  notification and beep; a visitor's page shows the move too;
+  notification and beep; a visitor's page shows the move too, from the part its stream carries (it fetches
+  nothing);
 - alice writes to bob at once: the unread count reaches bob's hidden game tab and his hidden home page;
 - bob's hidden chat tab shows alice's next line.
 
@@ -71,6 +72,9 @@ window.EventSource = class extends Watched {
     this.addEventListener("open", () => { window.__opened += 1; });
     ["version", "mine", "chat", "counts"].forEach((kind) => {
       this.addEventListener(kind, (ev) => { window.__heard.push([kind + " " + ev.data, Date.now()]); });
+    });
+    this.addEventListener("part", (ev) => {
+      window.__heard.push(["part v" + JSON.parse(ev.data).v, Date.now()]);
     });
   }
 };
@@ -304,7 +308,10 @@ def test_hidden_tabs_hear_the_move_their_turn_an_unread_count_and_a_chat_line_th
         # Only events fetched: the game's polls are 10 minutes away, the home page's a minute from its load.
         assert causes(game_tab)[:2] == ["refresh", "refresh"], "bob's game tab: the move's fetch, the line's"
         assert set(causes(game_tab)) == {"refresh"}
-        assert set(causes(watcher)) == {"refresh"}
+        # The visitor's stream carried the public part itself: their page asked for nothing.
+        assert causes(watcher) == [] and watcher.evaluate(
+            "window.__heard.some(([w]) => w.startsWith('part'))"
+        )
         assert causes(home_tab)[0] == "refresh"
         print("\nafter the move and the line (ms): bob's game tab:", timeline(game_tab, clicked))
         print("bob's home:", timeline(home_tab, clicked))
