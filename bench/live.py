@@ -234,6 +234,7 @@ class Screen:
         self.last_fetch = time.monotonic()
         self.fetching: asyncio.Task | None = None
         self.again = False  # an event came while a fetch was out: fetch once more after it
+        self.last_heard = time.monotonic()  # the stream's last event or ping
 
     async def fetch(self) -> None:
         self.requests += 1
@@ -303,6 +304,7 @@ class Screen:
             if status != 200:
                 self.errors.append(f"stream: status {status}")
                 return
+            self.last_heard = time.monotonic()
             safety_poll = asyncio.ensure_future(self._safety(interval, safety))
             buffer = b""
             async for data in _body(reader, b"transfer-encoding: chunked" in head.lower()):
@@ -312,6 +314,8 @@ class Screen:
                     self._heard(event)
         except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError) as exc:
             self.errors.append(f"stream: {type(exc).__name__}")
+        except Exception as exc:  # the driver's own mistake: counted, never a silently closed stream
+            self.errors.append(f"stream: {type(exc).__name__}: {exc}")
         finally:
             opened.set()
             if safety_poll is not None:
@@ -319,19 +323,36 @@ class Screen:
             writer.close()
 
     def _heard(self, event: bytes) -> None:
+        self.last_heard = time.monotonic()
         fields = dict(line.split(": ", 1) for line in event.decode().split("\n") if ": " in line)
         kind, data = fields.get("event"), json.loads(fields.get("data") or "{}")
         self.heard[kind or "other"] = self.heard.get(kind or "other", 0) + 1
-        if kind == "version" and data.get("game") == self.game_id and data.get("v", 0) > self.version:
-            self.refresh()
-        elif kind == "mine" and data.get("game") == self.game_id:
+        if kind == "part" and data.get("game") == self.game_id:
+            # A spectator's part, as site.js swaps it in: the new `v` and the version it shows.
+            found = LIVE_V.search(data.get("html", "").encode())
+            shown = found.group(1).decode() if found else ""
+            if shown and int(shown.partition("-")[0]) > self.version:
+                self.v, self.version = shown, int(shown.partition("-")[0])
+                self.arrivals.append((self.version, time.monotonic()))
+        elif (
+            kind in ("version", "ping")
+            and data.get("game") == self.game_id
+            and data.get("v", 0) > self.version
+        ):
+            self.refresh()  # a ping saying a newer version than the page's: an event was missed
+        elif kind == "mine" and data.get("game") == self.game_id and self.role == "player":
             self.refresh()
 
     async def _safety(self, interval: float, safety: float) -> None:
-        """The page's own poll ticks on, but goes out only once its last fetch is `safety` seconds old."""
+        """The page's own poll ticks on, as site.js lets it while the stream is heard: a spectator's part
+        (which follows only its game's version, said by every ping) not at all; a player's once its last
+        fetch is `safety` seconds old. A stream silent for longer than that is taken for dead: every tick."""
         while True:
             await asyncio.sleep(interval)
-            if time.monotonic() - self.last_fetch >= safety:
+            now = time.monotonic()
+            if now - self.last_heard > safety:
+                self.refresh()
+            elif self.role == "player" and now - self.last_fetch >= safety:
                 self.refresh()
 
 
