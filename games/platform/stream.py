@@ -2,7 +2,9 @@
 
 Notify-then-fetch (docs/live.md): the stream says only that something moved, with ids and numbers
 (`version` {"game", "v"}, `mine` {"game"} or {"season"}, `chat` {"game"}, `counts` {}); the page then
-fetches what moved through the views it already polls, which check who may see what. A stream hears:
+fetches what moved through the views it already polls, which check who may see what. A spectator's stream
+is sent the game's public live part itself instead of `version` (`part` {"game", "v", "html"}: the body
+their fetch would bring, pushed_parts.py), and every `ping` says the game's version. A stream hears:
 - `game=G`: the game's public channel, if the user may see the game exactly as its page decides
   (`viewer_or_404`: a game closed to them is a 404), and its hosts' channel if they host it;
 - a logged-in user: their own channel, implied by the session (a client cannot name a user).

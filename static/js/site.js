@@ -511,10 +511,12 @@
 // page's "Awaiting you") carries the page's event stream (data-stream) when the site pushes, and the events it
 // follows (data-follow). The stream says only that something moved: "version" N of a game, "mine" (the
 // player's own part of a game, or their season's ledger), "chat", "counts"; the part then fetches itself as
-// its poll does (htmx's "refresh"), through the same authorised view. A hidden tab hears it at once: its
-// timers are slowed, its events are not, and the title and the "your turn" notice follow the fetched part as
-// before. While the stream is open a part with data-safety-poll polls only that often (the safety net);
-// while it is down it polls at its own interval, and on reconnecting it fetches once: nothing is lost.
+// its poll does (htmx's "refresh"), through the same authorised view. A spectator's stream sends the public
+// part itself ("part"), swapped in as a fetched one. A hidden tab hears it at once: its timers are slowed,
+// its events are not, and the title and the "your turn" notice follow the swapped part as before. The safety
+// net while the stream is open: its pings (each says the game's version), and for the user's own news a poll
+// once per data-safety-poll; while it is down (or silent) every part polls at its own interval, and on
+// reconnecting it fetches once: nothing is lost.
 // A part told while it is fetching, or just swapped in and not yet listening, fetches again once it is ready:
 // htmx would drop that refresh (a request queued on the part it replaces, or an event no handler hears yet).
 (function () {
