@@ -142,7 +142,7 @@ class Listening:
                     self.ready.set()
                 elif line.startswith("event:"):
                     kind = line.partition(":")[2].strip()
-                elif line.startswith("data:"):
+                elif line.startswith("data:") and kind != "ping":  # a ping only keeps the stream open
                     self.heard.put(({"event": kind, **json.loads(line.partition(":")[2])}, time.time()))
         except OSError:
             pass

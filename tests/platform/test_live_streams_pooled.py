@@ -91,4 +91,6 @@ def test_logged_in_streams_beyond_the_pool_all_open_and_hear_a_move(pooled, game
 
     _, version = move(env, game.pk)
     for n, stream in enumerate(streams):
-        assert stream.next() == {"event": "version", "game": game.pk, "v": version}, f"stream {n}"
+        heard = stream.next()  # spectators all: each is sent the game's public part itself
+        assert (heard["event"], heard["game"], heard["v"]) == ("part", game.pk, version), f"stream {n}"
+        assert f"/live/?v={version}" in heard["html"]
