@@ -7,9 +7,10 @@ the stream sends it: a thousand spectators cost one render and a thousand writes
 Per process, each (game, kind of spectator) is rendered once per version, by the page cache's
 `render_once` (one render across processes), and written once per zone (its times in the viewer's zone).
 
-The ping carries the game's version, read once per game per ping for all the process's streams: a page
-that missed an event (a message lost between a commit and this process) sees it is behind and fetches. So
-the safety net costs a page no request while its stream is heard.
+The ping carries the game's version, read once per game per ping for all the process's streams, and on a
+player's (or a host's) stream their private token, what their live part's `v` carries after the version: a
+page that missed an event (a message lost between a commit and this process) sees it is behind and fetches.
+So the safety net costs a game page no request while its stream is heard.
 """
 
 from __future__ import annotations
@@ -18,11 +19,15 @@ import asyncio
 import contextvars
 import json
 import time
+from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.db import connections
 
+from . import pagecache
 from .game_parts import SpectatorsPart, spectators_live
+from .models import Game
+from .registry import Viewer
 from .versions import game_row
 from .zones import fill_times, zone_name
 
@@ -43,6 +48,24 @@ def _render(game_id: int, request, logged_in: bool) -> SpectatorsPart | None:
         close_connections()
 
 
+def _token(game_id: int, role: str, user_id: int | None) -> str | None:
+    """What a player's (or a host's) live part carries after its version: their private stamps' digest."""
+    try:
+        row = game_row(game_id)
+        if row is None:
+            return None
+        return pagecache.poll_token(Game(pk=game_id, **row), Viewer(role=role, user=_Someone(user_id)))
+    finally:
+        close_connections()
+
+
+@dataclass
+class _Someone:
+    """A user as far as their private stamps go: their id."""
+
+    pk: int | None
+
+
 def _version(game_id: int) -> int | None:
     try:
         row = game_row(game_id)
@@ -58,6 +81,7 @@ class Parts:
         self.rendering: dict[tuple[int, bool], tuple[int, asyncio.Future]] = {}  # (game, logged in)
         self.written: dict[tuple[int, bool, str], tuple[int, bytes]] = {}  # (game, logged in, zone)
         self.versions: dict[int, tuple[float, asyncio.Future]] = {}  # game -> (when asked, its version)
+        self.tokens: dict[tuple, tuple[float, asyncio.Future]] = {}  # (game, role, player) -> (when, token)
 
     async def event(self, game_id: int, version: int, request, zone, user_id: int | None) -> bytes | None:
         """The `part` event for this spectator at `version` (or later); None: tell them the version (their
@@ -102,9 +126,21 @@ class Parts:
             held = self.versions[game_id]
         return await asyncio.shield(held[1])
 
+    async def token(self, game_id: int, role: str, user_id: int | None, fresh_for: float) -> str | None:
+        """A player's private token (a host's: the game's hosts'), as of at most `fresh_for` seconds ago."""
+        key = (game_id, role, user_id if role == "player" else None)
+        held = self.tokens.get(key)
+        if held is None or time.monotonic() - held[0] > fresh_for or (held[1].done() and held[1].exception()):
+            future = asyncio.get_running_loop().create_future()
+            self.tokens[key] = (time.monotonic(), future)
+            work = sync_to_async(_token)(game_id, role, user_id)
+            asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
+            held = self.tokens[key]
+        return await asyncio.shield(held[1])
+
     def forget(self, game_id: int) -> None:
         """No stream of this process follows the game any more."""
-        for kept in (self.rendering, self.written):
+        for kept in (self.rendering, self.written, self.tokens):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
         self.versions.pop(game_id, None)

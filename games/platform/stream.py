@@ -286,9 +286,7 @@ async def events(request):
         answer = HttpResponse("Live updates are down; the page polls.", status=503, content_type="text/plain")
         answer["Retry-After"] = "10"
         return answer
-    watching = (
-        Watching(request, zone, user.pk if user.is_authenticated else None) if role == "spectator" else None
-    )
+    watching = Watching(role, request, zone, user.pk if user.is_authenticated else None)
     response = Stream(
         _relay(
             listener, owner, game_id, current if current is not None and current > known else None, watching
@@ -365,15 +363,17 @@ def _release_thread() -> None:
 
 @dataclass
 class Watching:
-    """A spectator's stream: sent the public part itself (pushed_parts), rendered with their request."""
+    """Who the stream is for. A spectator is sent the public part itself (pushed_parts), rendered with
+    their request, its times in their zone; a player's or a host's ping carries their private token."""
 
+    role: str | None  # None: no game (a page following only the user's own news)
     request: object
     zone: object
     user_id: int | None
 
 
 async def _relay(
-    listener: Listener, owner: str, game_id: int | None, catch_up: int | None, watching: Watching | None
+    listener: Listener, owner: str, game_id: int | None, catch_up: int | None, watching: Watching
 ):
     try:
         # The middleware is done with the request (the session was read, and saved): what it held goes.
@@ -389,11 +389,15 @@ async def _relay(
             try:
                 item = await asyncio.wait_for(listener.queue.get(), settings.GENIUS_STREAM_PING_SECONDS)
             except TimeoutError:
-                yield await _ping(game_id)
+                yield await _ping(game_id, watching)
                 continue
             if item is None:  # the channel failed or the reader fell behind: the page reconnects
                 return
-            if watching is not None and item.get("event") == "version" and item.get("game") == game_id:
+            if (
+                watching.role == "spectator"
+                and item.get("event") == "version"
+                and item.get("game") == game_id
+            ):
                 part = await hub.parts.event(
                     game_id, item.get("v", 0), watching.request, watching.zone, watching.user_id
                 )
@@ -407,17 +411,24 @@ async def _relay(
         _closed(owner, listener)
 
 
-async def _ping(game_id: int | None) -> str:
+async def _ping(game_id: int | None, watching: Watching) -> str:
     """An event that keeps proxies from closing the stream and tells the page its stream is alive (a
-    comment would not reach the page's script); on a game's stream, it carries the game's version, so a
-    page that missed an event sees it is behind and fetches (its safety net)."""
-    if game_id is None:
-        return "event: ping\ndata: {}\n\n"
-    try:
-        version = await hub.parts.version(game_id, settings.GENIUS_STREAM_PING_SECONDS / 2)
-    except Exception:
-        log.warning("Game %s's version could not be read for the ping", game_id, exc_info=True)
-        version = None
-    if version is None:
-        return "event: ping\ndata: {}\n\n"
-    return f"event: ping\ndata: {json.dumps({'game': game_id, 'v': version}, separators=(',', ':'))}\n\n"
+    comment would not reach the page's script). On a game's stream it carries the game's version, and on a
+    player's or a host's their private token (what their live part's `v` carries after the dash): a page
+    that missed an event sees it is behind and fetches (its safety net, which so costs no request)."""
+    said = {}
+    if game_id is not None:
+        try:
+            said["v"] = await hub.parts.version(game_id, settings.GENIUS_STREAM_PING_SECONDS / 2)
+            if watching.role in ("player", "host"):
+                said["t"] = await hub.parts.token(
+                    game_id, watching.role, watching.user_id, settings.GENIUS_STREAM_PING_SECONDS / 2
+                )
+        except Exception:
+            log.warning("Game %s's version could not be read for the ping", game_id, exc_info=True)
+            said = {}
+        if said.get("v") is not None:
+            said = {"game": game_id, **said}
+        else:
+            said = {}
+    return f"event: ping\ndata: {json.dumps(said, separators=(',', ':'))}\n\n"

@@ -136,7 +136,8 @@
 // stream is open (below), it asks when the stream says the player's counts or one of their games moved
 // ("counts", "mine"): what awaits may come from another game, which this page's polls never bring, and a
 // hidden tab's title is read most. While the stream is down, it asks every minute and when the tab comes back
-// into view, as before; while it is open, the minute's ask is only the safety net.
+// into view, as before; while it is open and heard (an event or a ping within the safety interval), it asks
+// only on those events.
 (function () {
   const body = document.body;
   if (!body || !body.dataset.awaitingUrl) return;
@@ -194,8 +195,12 @@
     const kind = ev.detail.kind;
     if (!home() && (kind === "counts" || (kind === "mine" && ev.detail.data.game))) ask();
   });
+  // While the stream is heard, the count follows its events (a ping that finds the page behind asks too).
+  let heard = 0;
+  document.addEventListener("genius:heard", function () { heard = Date.now(); });
   setInterval(function () {
-    if (home() || (streaming && Date.now() - asked < safety())) return;
+    const now = Date.now();
+    if (home() || (streaming && (now - heard < safety() || now - asked < safety()))) return;
     ask();
   }, 60000);
   document.addEventListener("visibilitychange", function () {
@@ -529,6 +534,12 @@
     const url = new URL(el.getAttribute("hx-get"), window.location.href);
     return parseInt((url.searchParams.get("v") || "0").split("-")[0], 10) || 0;
   }
+  // What a player's (or a host's) part carries after its version: their private stamps' digest.
+  function token(el) {
+    const v = new URL(el.getAttribute("hx-get"), window.location.href).searchParams.get("v") || "";
+    return v.indexOf("-") < 0 ? "" : v.slice(v.indexOf("-") + 1);
+  }
+  function follows(el, kind) { return (el.dataset.follow || "").split(" ").indexOf(kind) >= 0; }
   function concerns(el, kind, d) {
     if ((el.dataset.follow || "").split(" ").indexOf(kind) < 0) return false;
     const game = parseInt(el.dataset.game, 10), season = parseInt(el.dataset.season, 10);
@@ -551,6 +562,7 @@
   function heard(kind) {
     return function (ev) {
       heardAt = Date.now();
+      document.dispatchEvent(new CustomEvent("genius:heard"));
       const d = JSON.parse(ev.data);
       parts().forEach(function (el) { if (concerns(el, kind, d)) owed.add(el.id); });
       refresh();
@@ -573,6 +585,23 @@
     refresh();
     document.dispatchEvent(new CustomEvent("genius:live", { detail: { kind: "version", data: d } }));
   }
+  // The ping carries the game's version, and on a player's or a host's stream their private token: a part
+  // that missed an event sees it is behind, and fetches. So its safety net asks nothing of the server.
+  let tokened = false; // a ping has said this user's token: their own news is checked by the pings too
+  function pinged(ev) {
+    heardAt = Date.now();
+    const d = JSON.parse(ev.data);
+    if (d.t !== undefined) tokened = true;
+    let behind = false;
+    parts().forEach(function (el) {
+      const mine = d.t !== undefined && d.game === parseInt(el.dataset.game, 10) && follows(el, "mine");
+      if (concerns(el, "version", d) || (mine && d.t !== token(el))) { owed.add(el.id); behind = true; }
+    });
+    refresh();
+    document.dispatchEvent(new CustomEvent("genius:heard"));
+    // What was missed may have moved what awaits the user too (sent with the same commit): the count asks.
+    if (behind) document.dispatchEvent(new CustomEvent("genius:live", { detail: { kind: "counts", data: {} } }));
+  }
   function told(missed) {
     document.dispatchEvent(new CustomEvent("genius:stream", { detail: { open: open, missed: missed } }));
   }
@@ -591,8 +620,7 @@
     });
     ["version", "mine", "chat", "counts"].forEach(function (kind) { source.addEventListener(kind, heard(kind)); });
     source.addEventListener("part", swapped);
-    // The ping carries the game's version: a page that missed an event sees it is behind, and fetches.
-    source.addEventListener("ping", heard("version"));
+    source.addEventListener("ping", pinged);
     source.addEventListener("error", function () {
       open = false;
       lost = true;
@@ -606,16 +634,17 @@
     });
   }
   // A part's own timed poll, while the stream is open. A stream heard from within the safety interval is
-  // alive (it pings every 25 s): a part that follows only its game's version polls not at all, since each
-  // ping says that version; one that follows the user's news (which no ping checks) polls once per safety
-  // interval. A stream silent for longer is taken for dead (a proxy holding it open): every part polls at
-  // its own interval, as with no stream.
+  // alive (it pings every 25 s): a game's live part polls not at all, since each ping says the game's
+  // version (and a player's or a host's token); a part that follows the user's other news (a chat, the
+  // home page's list: no ping checks those) polls once per safety interval. A stream silent for longer is
+  // taken for dead (a proxy holding it open): every part polls at its own interval, as with no stream.
   document.addEventListener("htmx:confirm", function (ev) {
     const el = ev.detail.elt;
     if (!el || !el.dataset || !el.dataset.safetyPoll || ev.detail.triggeringEvent) return; // events fetch
     const safety = (parseInt(el.dataset.safetyPoll, 10) || 45) * 1000, now = Date.now();
     if (!open || now - heardAt > safety) return;
-    if (el.dataset.follow === "version" || now - (fetched.get(el.id) || 0) < safety) ev.preventDefault();
+    const pingChecked = el.dataset.follow === "version" || (tokened && el.id === "live");
+    if (pingChecked || now - (fetched.get(el.id) || 0) < safety) ev.preventDefault();
   });
   document.addEventListener("htmx:afterRequest", function (ev) {
     // The part that asked, even when its answer replaced it (htmx then tells its parent, as `elt`).

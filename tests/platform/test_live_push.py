@@ -23,6 +23,7 @@ from django.test import AsyncClient
 
 from games.platform import live_push, pagecache
 from games.platform.models import Game
+from games.platform.registry import Viewer
 from games.platform.services.chat import chat_post
 from games.platform.services.events import bump_version
 from tests.conftest import seat_of
@@ -247,8 +248,12 @@ def test_the_stream_sends_the_current_version_at_once_to_a_page_behind(push_redi
     assert behind_chunks[1] == (
         f'id: {tally.version}\nevent: version\ndata: {{"game":{tally.pk},"v":{tally.version}}}\n\n'
     )
-    # A page that has the version is sent nothing but the ping, which says the version (its safety net).
-    assert level_chunks[1] == f'event: ping\ndata: {{"game":{tally.pk},"v":{tally.version}}}\n\n'
+    # A page that has the version is sent nothing but the ping, which says the version and, to a player,
+    # her private token (its safety net).
+    token = pagecache.poll_token(tally, Viewer(role="player", user=alice))
+    assert (
+        level_chunks[1] == f'event: ping\ndata: {{"game":{tally.pk},"v":{tally.version},"t":"{token}"}}\n\n'
+    )
 
 
 @pytest.mark.services
@@ -289,7 +294,8 @@ def test_the_stream_relays_a_move_and_private_news_with_ids_and_numbers_only(
     for body in _bodies(seen["alice"]):
         assert set(body) <= {"game", "v", "season"} and all(type(v) is int for v in body.values())
     # Another player's private news never reaches bob's stream: the next thing on it is the ping.
-    assert seen["bob"] == f'event: ping\ndata: {{"game":{tally.pk},"v":{tally.version}}}\n\n'
+    token = pagecache.poll_token(tally, Viewer(role="player", user=bob))
+    assert seen["bob"] == f'event: ping\ndata: {{"game":{tally.pk},"v":{tally.version},"t":"{token}"}}\n\n'
 
 
 @pytest.mark.services

@@ -57,6 +57,13 @@ for name in ("alice", "bob"):
     print("session", name, client.cookies["sessionid"].value)
 """
 
+# The hosts' announcement, made with push off in this process: the version moves, nothing is published.
+LOST = """
+from games.platform.models import Game
+from games.platform.services.events import announcement_post
+announcement_post(game=Game.objects.get(pk={game}), text="Lost on its way to the pages")
+"""
+
 # What a page's stream hears, what its parts ask for and why (an event's refresh, or a timer), and when
 # they are swapped in (Date.now(), ms), for the printed times and the
 # failure messages: the page's own script is left as it is, the browser's EventSource only watched.
@@ -212,6 +219,7 @@ def test_hidden_tabs_hear_the_move_their_turn_an_unread_count_and_a_chat_line_th
         REDIS_URL=push_url,
         GENIUS_PUSH_PREFIX=f"test-{uuid.uuid4().hex[:10]}:",
         GENIUS_STREAM_SAFETY_POLL_SECONDS=HELD_BACK,  # the polls are held back: only an event can fetch
+        GENIUS_STREAM_PING_SECONDS="2",  # the pings (the safety net for a lost message) come often here
     )
     made = shell(env, MARATHON)
     game = int(re.search(r"^marathon (\d+)$", made, re.MULTILINE).group(1))
@@ -336,6 +344,17 @@ def test_hidden_tabs_hear_the_move_their_turn_an_unread_count_and_a_chat_line_th
         assert chat_tab.evaluate("document.visibilityState") == "hidden"
         assert set(causes(chat_tab)) == {"refresh"}
         print("after the next line (ms): bob's chat tab:", timeline(chat_tab, written))
+
+        # A lost message: the hosts announce from a process that publishes nothing (as one that died between
+        # its commit and its publish). The pings say the game's version: bob's hidden game tab and the
+        # visitor's page see they are behind and fetch, with no event of the move and no timed poll.
+        asked_before = {id(page): len(page.evaluate("window.__asked")) for page in (game_tab, watcher)}
+        shell({**env, "GENIUS_PUSH_BACKEND": "off"}, LOST.format(game=game))
+        for page, whose in ((game_tab, "bob's hidden game tab"), (watcher, "the visitor's page")):
+            shows(page, "() => /Lost on its way/.test(document.getElementById('live-feed').innerText)", whose)
+            new = page.evaluate("window.__asked")[asked_before[id(page)] :]
+            assert new and {cause for _, cause, _ in new} == {"refresh"}, f"{whose}: {new}"
+        assert game_tab.evaluate("document.visibilityState") == "hidden"
     finally:
         stack.close()
         node.terminate()

@@ -15,7 +15,8 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from django.test import AsyncClient, Client
 
-from games.platform import game_parts
+from games.platform import game_parts, pagecache
+from games.platform.registry import Viewer
 from games.platform.services import games as game_services
 from games.platform.services.events import bump_version
 from tests.live_support import close_stream, logged_in, open_stream, redis_for_push, stream_chunks
@@ -158,23 +159,70 @@ def test_the_part_carries_each_spectators_times_in_their_own_zone(
     assert "(Europe/Berlin)" in berlin["html"] and "(UTC)" not in berlin["html"]
 
 
-def test_the_ping_says_the_games_version_and_a_page_without_a_game_is_pinged_too(push_redis, tally, alice):
+def test_the_ping_says_the_games_version_and_a_page_without_a_game_is_pinged_too(
+    push_redis, tally, alice, make_user
+):
     bump_version(tally)
     tally.refresh_from_db()
+    dora = make_user("dora")
 
     @async_to_sync
     async def run():
-        client = await logged_in(alice)
-        game_stream = await open_stream(client, f"game={tally.pk}&v={tally.version}")
-        user_stream = await open_stream(client, "")
         pings = []
-        for response in (game_stream, user_stream):
+        for user, query in (
+            (dora, f"game={tally.pk}&v={tally.version}"),
+            (dora, ""),
+            (None, f"game={tally.pk}&v={tally.version}"),
+        ):
+            response = await open_stream(await logged_in(user) if user else AsyncClient(), query)
             await stream_chunks(response, 1)
             pings.append(_event((await stream_chunks(response, 1))[0]))
             await close_stream(response)
         return pings
 
-    assert run() == [("ping", {"game": tally.pk, "v": tally.version}), ("ping", {})]
+    # A spectator's, logged in or not: the version only (their part holds nothing of their own).
+    assert run() == [
+        ("ping", {"game": tally.pk, "v": tally.version}),
+        ("ping", {}),
+        ("ping", {"game": tally.pk, "v": tally.version}),
+    ]
+
+
+def test_a_players_ping_carries_her_token_which_her_private_news_moves_and_nobody_elses_does(
+    push_redis, tally, alice, bob, django_capture_on_commit_callbacks
+):
+    def private_news(user):
+        def change():
+            with django_capture_on_commit_callbacks(execute=True):
+                pagecache.private_changed(tally.pk, [user.pk])
+
+        return sync_to_async(change)
+
+    @async_to_sync
+    async def run():
+        response = await open_stream(await logged_in(alice), f"game={tally.pk}&v={tally.version}")
+        await stream_chunks(response, 1)
+
+        async def next_ping():
+            while True:
+                kind, data = _event((await stream_chunks(response, 1))[0])
+                if kind == "ping":
+                    return data
+
+        first = await next_ping()
+        await private_news(bob)()
+        await asyncio.sleep(0.35)  # past half a ping interval: the next ping reads the token again
+        after_his = await next_ping()
+        await private_news(alice)()
+        await asyncio.sleep(0.35)
+        after_hers = await next_ping()
+        await close_stream(response)
+        return first, after_his, after_hers
+
+    first, after_his, after_hers = run()
+    token = pagecache.poll_token(tally, Viewer(role="player", user=alice))
+    assert first["t"].startswith("p") and first["t"] == after_his["t"], "bob's news is not hers"
+    assert after_hers["t"] != first["t"] and after_hers["t"] == token, "her page sees it is behind"
 
 
 def test_streams_of_one_process_read_a_games_version_once_per_ping_whatever_their_number(
