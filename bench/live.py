@@ -340,19 +340,18 @@ class Screen:
             and data.get("v", 0) > self.version
         ):
             self.refresh()  # a ping saying a newer version than the page's: an event was missed
+        elif kind == "ping" and "t" in data and data["t"] != self.v.partition("-")[2]:
+            self.refresh()  # a player's token moved: her own news was missed
         elif kind == "mine" and data.get("game") == self.game_id and self.role == "player":
             self.refresh()
 
     async def _safety(self, interval: float, safety: float) -> None:
-        """The page's own poll ticks on, as site.js lets it while the stream is heard: a spectator's part
-        (which follows only its game's version, said by every ping) not at all; a player's once its last
-        fetch is `safety` seconds old. A stream silent for longer than that is taken for dead: every tick."""
+        """The page's own poll ticks on, as site.js lets it: while the stream is heard not at all (every
+        ping says the game's version, and a player's token); a stream silent for longer than `safety`
+        seconds is taken for dead, and the page polls at its own interval."""
         while True:
             await asyncio.sleep(interval)
-            now = time.monotonic()
-            if now - self.last_heard > safety:
-                self.refresh()
-            elif self.role == "player" and now - self.last_fetch >= safety:
+            if time.monotonic() - self.last_heard > safety:
                 self.refresh()
 
 
