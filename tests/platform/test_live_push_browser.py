@@ -64,6 +64,16 @@ from games.platform.services.events import announcement_post
 announcement_post(game=Game.objects.get(pk={game}), text="Lost on its way to the pages")
 """
 
+# A reveal to bob alone, made with push off in this process: his stamps move, nothing is published.
+SECRET = """
+from games.platform.kit import Reveal
+from games.platform.models import Game
+from games.platform.services.events import events_write
+game = Game.objects.get(pk={game})
+seat = game.seats.get(user__username="bob")
+events_write(game=game, events=[Reveal(seat.number, "Only for bob, lost on its way")], public=False)
+"""
+
 # What a page's stream hears, what its parts ask for and why (an event's refresh, or a timer), and when
 # they are swapped in (Date.now(), ms), for the printed times and the
 # failure messages: the page's own script is left as it is, the browser's EventSource only watched.
@@ -355,6 +365,22 @@ def test_hidden_tabs_hear_the_move_their_turn_an_unread_count_and_a_chat_line_th
             new = page.evaluate("window.__asked")[asked_before[id(page)] :]
             assert new and {cause for _, cause, _ in new} == {"refresh"}, f"{whose}: {new}"
         assert game_tab.evaluate("document.visibilityState") == "hidden"
+
+        # A lost private message: a reveal to bob alone, the public version unmoved. His pings carry his
+        # private token, which moved: his hidden tab fetches his part. The visitor's pings say the same
+        # version as before: their page asks for nothing.
+        visitor_asked = len(watcher.evaluate("window.__asked"))
+        bob_asked = len(game_tab.evaluate("window.__asked"))
+        shell({**env, "GENIUS_PUSH_BACKEND": "off"}, SECRET.format(game=game))
+        shows(
+            game_tab,
+            "() => /Only for bob/.test(document.getElementById('live-feed').innerText)",
+            "the reveal",
+        )
+        assert {cause for _, cause, _ in game_tab.evaluate("window.__asked")[bob_asked:]} == {"refresh"}
+        front.wait_for_timeout(3000)  # more than a ping's interval
+        assert len(watcher.evaluate("window.__asked")) == visitor_asked
+        assert "Only for bob" not in watcher.locator("#live-feed").inner_text()
     finally:
         stack.close()
         node.terminate()
