@@ -324,17 +324,19 @@ class Screen:
 
     def _heard(self, event: bytes) -> None:
         self.last_heard = time.monotonic()
+        if event.startswith(b"id: ") and b"\nevent: part\n" in event[:40]:
+            # A spectator's part: the screen has it now (the browser's parse and swap happen on the viewer's
+            # machine, not this one's). Its id is the version it shows; its `v` is that version.
+            self.heard["part"] = self.heard.get("part", 0) + 1
+            shown = int(event[4 : event.index(b"\n")])
+            if shown > self.version:
+                self.v, self.version = str(shown), shown
+                self.arrivals.append((shown, self.last_heard))
+            return
         fields = dict(line.split(": ", 1) for line in event.decode().split("\n") if ": " in line)
         kind, data = fields.get("event"), json.loads(fields.get("data") or "{}")
         self.heard[kind or "other"] = self.heard.get(kind or "other", 0) + 1
-        if kind == "part" and data.get("game") == self.game_id:
-            # A spectator's part, as site.js swaps it in: the new `v` and the version it shows.
-            found = LIVE_V.search(data.get("html", "").encode())
-            shown = found.group(1).decode() if found else ""
-            if shown and int(shown.partition("-")[0]) > self.version:
-                self.v, self.version = shown, int(shown.partition("-")[0])
-                self.arrivals.append((self.version, time.monotonic()))
-        elif (
+        if (
             kind in ("version", "ping")
             and data.get("game") == self.game_id
             and data.get("v", 0) > self.version
