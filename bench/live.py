@@ -208,11 +208,12 @@ def measure(port: int, world: dict, *, moves: int = 200, matches: int = 4, think
 #
 # One live Middle Marathon, N screens on it: its two players (their own cookies) and spectators, half of them
 # logged-in non-players (the other seeded players' cookies), half visitors with no cookie. A pushed screen
-# holds GET /events/?game=G&v=N on the stream server (uvicorn) and, on an event that concerns it, fetches its
-# live part (/games/G/live/?v=...) from the pages' server (gunicorn), as static/js/site.js does; it also keeps
-# the page's safety poll (a fetch once its last one is GENIUS_STREAM_SAFETY_POLL_SECONDS old). A polled screen
-# fetches the same part every poll interval, as the page did before. The players move at random through the
-# API; each move is timed from its POST until every screen has fetched the version it made.
+# holds GET /events/?game=G&v=N on the stream server (uvicorn) and does what static/js/site.js does: a
+# spectator takes the part its stream carries; a player, on an event that concerns her, fetches her live part
+# (/games/G/live/?v=...) from the pages' server (gunicorn); either fetches when a ping says it is behind, and
+# polls at the game's interval only once its stream has been silent GENIUS_STREAM_SAFETY_POLL_SECONDS. A
+# polled screen fetches the same part every poll interval, as the page did before. The players move at random
+# through the API; each move is timed from its POST until every screen has the version it made.
 
 # A player's `v` carries its private stamps after a dash.
 LIVE_V = re.compile(rb'/live/\?v=(\d+(?:-[^"&\s]*)?)')

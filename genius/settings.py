@@ -394,12 +394,19 @@ GENIUS_PUSH_POLL_SECONDS = float(os.environ.get("GENIUS_PUSH_POLL_SECONDS", "0.2
 GENIUS_PUSH_KEEP_SECONDS = float(os.environ.get("GENIUS_PUSH_KEEP_SECONDS", "60"))
 # Open streams one user (or one visitor's session) may hold at once, across this process's tabs.
 GENIUS_STREAMS_PER_USER = int(os.environ.get("GENIUS_STREAMS_PER_USER", "8"))
-# A comment this often keeps proxies from closing an idle stream; the browser reconnects after RETRY ms.
+# A ping after this long without a message keeps proxies from closing an idle stream and tells the page
+# its stream is alive (with the game's version: docs/live.md); the browser reconnects after RETRY ms.
 GENIUS_STREAM_PING_SECONDS = float(os.environ.get("GENIUS_STREAM_PING_SECONDS", "25"))
 GENIUS_STREAM_RETRY_MS = int(os.environ.get("GENIUS_STREAM_RETRY_MS", "3000"))
-# While its stream is open a page still polls this often (the safety net); while it is down, at the
-# game's own interval.
+# While its stream is heard, a page's parts that no ping checks (a chat, the home page's list) still poll
+# this often (the safety net); a stream silent this long is taken for dead, and every part polls at its
+# own interval.
 GENIUS_STREAM_SAFETY_POLL_SECONDS = int(os.environ.get("GENIUS_STREAM_SAFETY_POLL_SECONDS", "45"))
+if GENIUS_STREAM_PING_SECONDS >= GENIUS_STREAM_SAFETY_POLL_SECONDS:
+    raise RuntimeError(
+        "GENIUS_STREAM_PING_SECONDS must be below GENIUS_STREAM_SAFETY_POLL_SECONDS: a page whose stream is"
+        " silent that long takes it for dead and polls."
+    )
 GENIUS_GAME_MODULES = [m for m in os.environ.get("GENIUS_GAME_MODULES", "").split(",") if m]
 # Unset: a round's reminder goes an eighth of its window before it closes, and a last call an hour before
 # for windows over 4 h (games/platform/services/leads.py). Set: that fixed lead in hours (0: none at all).
