@@ -64,6 +64,65 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if item.get_closest_marker("faults") or item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.services)
+        if "embedded_database" in item.fixturenames:
+            item.add_marker(pytest.mark.own_site)
+    items[:] = _longest_first(items)
+
+
+# The modules whose tests take a minute or more each (`--durations`): the whole suite's longest.
+LONGEST_MODULES = {
+    "tests/proof/test_bench_smoke.py",
+    "tests/proof/test_no_leaks.py",
+    "tests/proof/test_hidden_perturbation.py",
+    "tests/platform/test_season_from_an_empty_site_browser.py",
+    "tests/platform/test_accessibility_pages.py",
+    "tests/platform/test_season_browser.py",
+    "tests/host_run/test_host_run_season_browser.py",
+}
+LONG_MODULE = re.compile(r"_browser\.py$|/test_hidden_perturb\.py$|^tests/faults/")
+
+
+def _longest_first(items):
+    """The longest tests first, the many short ones last: pytest-xdist hands tests out in this order, and a
+    minute-long test handed out last kept one worker busy while the other had finished (CI's 2 workers).
+
+    pytest-django's order stays: every test on the database before any transactional one (a transactional
+    test empties the tables, the rows the migrations made too). Tests without the database may go anywhere:
+    the long ones first, the short ones (the rules' tests, most of them) last, to even out the workers' ends.
+    Otherwise the order is kept, and a module's tests of one kind stay together."""
+    from pytest_django.plugin import validate_django_db
+
+    def database(item) -> str:
+        marker = item.get_closest_marker("django_db")
+        transaction = False
+        if marker:
+            transaction, reset_sequences, *_ = validate_django_db(marker)
+            transaction = transaction or reset_sequences
+        if transaction or {"transactional_db", "live_server"} & set(item.fixturenames):
+            return "transactional"
+        return "db" if marker or "db" in item.fixturenames else "none"
+
+    def weight(item) -> int:
+        path = item.nodeid.split("::", 1)[0]
+        if path in LONGEST_MODULES:
+            return 0
+        long = LONG_MODULE.search(path) or any(
+            item.get_closest_marker(m) for m in ("browser", "faults", "slow")
+        )
+        return 1 if long else 2
+
+    modules: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        modules[path] = min(modules.get(path, 2), weight(item))
+
+    def key(item):
+        tier = modules[item.nodeid.split("::", 1)[0]]
+        kind = database(item)
+        phase = {"db": 1, "transactional": 2}.get(kind, 0 if tier < 2 else 3)
+        return phase, tier
+
+    return sorted(items, key=key)
 
 
 def pytest_runtest_logreport(report):
