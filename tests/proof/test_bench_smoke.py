@@ -35,6 +35,7 @@ def test_bench_smoke_runs_and_writes_its_results(tmp_path):
         own += ["--redis-db", redis_path]
     done = subprocess.run(
         [sys.executable, "bench/run.py", "--smoke", "--seconds", "1", "--port", str(free_port())]
+        + ["--stream-port", str(free_port())]  # not the port after: another bench may hold it
         + own
         + ["--output", str(output)],
         cwd=ROOT,
