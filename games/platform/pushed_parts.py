@@ -79,40 +79,41 @@ class Parts:
 
     def __init__(self):
         self.rendering: dict[tuple[int, bool], tuple[int, asyncio.Future]] = {}  # (game, logged in)
-        self.written: dict[tuple[int, bool, str], tuple[int, bytes]] = {}  # (game, logged in, zone)
+        self.written_parts: dict[tuple[int, bool, str], tuple[int, bytes]] = {}  # (game, logged in, zone)
         self.versions: dict[int, tuple[float, asyncio.Future]] = {}  # game -> (when asked, its version)
         self.tokens: dict[tuple, tuple[float, asyncio.Future]] = {}  # (game, role, player) -> (when, token)
 
-    async def event(self, game_id: int, version: int, request, zone, user_id: int | None) -> bytes | None:
-        """The `part` event for this spectator at `version` (or later); None: tell them the version (their
-        page fetches), since the part can't be sent (see `spectators_live`) or they now play or host it."""
-        logged_in = user_id is not None
+    async def part(self, game_id: int, version: int, logged_in: bool, request) -> SpectatorsPart | None:
+        """The game's public part at `version` (or later) for visitors or logged-in spectators, rendered
+        once (`request`: a spectator's of that kind); None when it can't be sent (`spectators_live`). A
+        render that failed raises, and the next ask renders again."""
         key = (game_id, logged_in)
         held = self.rendering.get(key)
         if held is None or held[0] < version:
             future = asyncio.get_running_loop().create_future()
             self.rendering[key] = (version, future)
-            # In a context of its own: the sync work runs in the process's one shared thread, not in the
-            # asking stream's request thread (released once the stream opened: stream._release_thread).
+            # The sync work runs in the process's one shared thread (the caller's context is its own), not
+            # in a stream's request thread (released once the stream opened: stream._release_thread).
             work = sync_to_async(_render)(game_id, request, logged_in)
             asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
         else:
             future = held[1]
         try:
-            part = await asyncio.shield(future)
-        except Exception:  # the render failed: told the version, their page fetches (and says what failed)
+            return await asyncio.shield(future)
+        except Exception:
             if self.rendering.get(key, (0, None))[1] is future:
                 del self.rendering[key]
-            return None
-        if part is None or user_id in part.members:
-            return None
-        written_key = (game_id, logged_in, zone_name(zone))
-        written = self.written.get(written_key)
+            raise
+
+    def written(self, part: SpectatorsPart, game_id: int, logged_in: bool, zone) -> bytes:
+        """The `part` event as sent, its times in `zone`: written once per zone and version."""
+        key = (game_id, logged_in, zone_name(zone))
+        written = self.written_parts.get(key)
         if written is None or written[0] != part.version:
             body = {"game": game_id, "v": part.version, "html": fill_times(part.marked, zone)}
             text = f"id: {part.version}\nevent: part\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
             written = (part.version, text.encode())
-            self.written[written_key] = written
+            self.written_parts[key] = written
         return written[1]
 
     async def version(self, game_id: int, fresh_for: float) -> int | None:
@@ -140,7 +141,7 @@ class Parts:
 
     def forget(self, game_id: int) -> None:
         """No stream of this process follows the game any more."""
-        for kept in (self.rendering, self.written, self.tokens):
+        for kept in (self.rendering, self.written_parts, self.tokens):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
         self.versions.pop(game_id, None)

@@ -48,10 +48,11 @@ VISITOR_STREAMS_FACTOR = 8  # visitors with no session share an address (a house
 
 
 class Listener:
-    """One open stream's inbox."""
+    """One open stream's inbox: messages (dicts), or a spectator's part ready to write (bytes)."""
 
-    def __init__(self, channels: list[str]):
+    def __init__(self, channels: list[str], watching=None):
         self.channels = channels
+        self.spectator = watching if watching is not None and watching.role == "spectator" else None
         self.queue: asyncio.Queue = asyncio.Queue(maxsize=QUEUE_SIZE)
         self.closed = False
         self.released = False
@@ -155,13 +156,48 @@ class Hub:
     async def _read(self) -> None:
         try:
             async for name, data in self.source.messages():
-                for listener in list(self.listeners.get(name, ())):
+                listeners = list(self.listeners.get(name, ()))
+                spectators = [one for one in listeners if one.spectator is not None]
+                if spectators and data.get("event") == "version" and type(data.get("game")) is int:
+                    # Their part is rendered first, while their streams sleep: a thousand streams woken to
+                    # wait for one render slowed it (they share the process's one interpreter lock).
+                    listeners = [one for one in listeners if one.spectator is None]
+                    self.loop.create_task(self._parts_to(data, spectators), context=contextvars.Context())
+                for listener in listeners:
                     listener.deliver(data)
         except asyncio.CancelledError:
             raise
         except Exception:
             log.warning("Lost the live channel: open streams end, their pages poll until they reconnect")
         self._down("reading")
+
+    async def _parts_to(self, data: dict, spectators: list[Listener]) -> None:
+        """Each spectator's stream is sent the game's public part at the message's version, or, where it
+        can't be sent (pushed_parts), the message itself: their page fetches."""
+        game_id, version = data["game"], data.get("v", 0)
+        firsts = {}
+        for listener in spectators:
+            firsts.setdefault(listener.spectator.user_id is not None, listener.spectator.request)
+        kinds = list(firsts)
+        try:
+            found = await asyncio.gather(
+                *(self.parts.part(game_id, version, logged_in, firsts[logged_in]) for logged_in in kinds)
+            )
+        except Exception:
+            log.warning(
+                "Game %s's part for its spectators failed; their pages fetch it", game_id, exc_info=True
+            )
+            found = [None] * len(kinds)
+        parts = dict(zip(kinds, found, strict=True))
+        for listener in spectators:
+            watching = listener.spectator
+            part = parts[watching.user_id is not None]
+            if part is None or watching.user_id in part.members:
+                listener.deliver(data)
+            else:
+                listener.deliver(
+                    self.parts.written(part, game_id, watching.user_id is not None, watching.zone)
+                )
 
     def _down(self, doing: str) -> None:
         """The channel failed: every stream ends (its page falls back to polling, and reconnects)."""
@@ -270,7 +306,8 @@ async def events(request):
         answer["Retry-After"] = "30"
         return answer
     hub.streams[owner] += 1
-    listener = Listener(channels)
+    watching = Watching(role, request, zone, user.pk if user.is_authenticated else None)
+    listener = Listener(channels, watching)
     try:
         joined = await hub.join(listener)
         # Read after subscribing: a move committed before the subscription is in this number.
@@ -286,7 +323,6 @@ async def events(request):
         answer = HttpResponse("Live updates are down; the page polls.", status=503, content_type="text/plain")
         answer["Retry-After"] = "10"
         return answer
-    watching = Watching(role, request, zone, user.pk if user.is_authenticated else None)
     response = Stream(
         _relay(
             listener, owner, game_id, current if current is not None and current > known else None, watching
@@ -393,17 +429,9 @@ async def _relay(
                 continue
             if item is None:  # the channel failed or the reader fell behind: the page reconnects
                 return
-            if (
-                watching.role == "spectator"
-                and item.get("event") == "version"
-                and item.get("game") == game_id
-            ):
-                part = await hub.parts.event(
-                    game_id, item.get("v", 0), watching.request, watching.zone, watching.user_id
-                )
-                if part is not None:
-                    yield part
-                    continue
+            if type(item) is bytes:  # a spectator's part, written for them by the hub (Hub._parts_to)
+                yield item
+                continue
             text = _event(item)
             if text:
                 yield text
