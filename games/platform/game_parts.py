@@ -59,19 +59,27 @@ def render_cacheable(request, template: str, context: dict, slot) -> SafeString:
     """Render a part of a game page; keep it in the page cache's `slot` (if any) with the CSRF token left
     as a placeholder, and give it back filled for this request. Its times are marks (`zones.LATER`): the
     body is shared by viewers in every zone, and each is served it with the times in their own."""
-    text = render_marked(request, template, context)
+    return pagecache.fill(render_kept(request, template, context, slot), request)
+
+
+def render_kept(request, template: str, context: dict, slot) -> str:
+    """The part as the page cache keeps it (times as marks, the CSRF token a placeholder), kept in `slot`."""
+    with timezone.override(zones.LATER):
+        text = render_to_string(
+            template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
+        )
     # A body with an open round's form and countdown is true until the deadline only: after it the page
     # says "closed, results coming" even if no resolution has moved the version yet.
     pagecache.keep(slot, text, until=open_until(context["obs"]))
-    return pagecache.fill(text, request)
+    return text
 
 
-def render_marked(request, template: str, context: dict) -> str:
-    """The part with its times as marks and its CSRF token as a placeholder: what the page cache keeps."""
-    with timezone.override(zones.LATER):
-        return render_to_string(
-            template, {**context, "csrf_token": pagecache.CSRF_PLACEHOLDER}, request=request
-        )
+def live_kept(request, game_id: int, viewer, look) -> str:
+    """The live part of the game's page for `viewer`, as the page cache keeps it in `look`'s slot: what a
+    poll's fetch brings (views.game_feed), and what a spectator's stream carries (spectators_live)."""
+    game, seen_by = full_game(game_id, viewer)
+    context = page_context(game, observe(game, seen_by), None, seen_by, look, feed=True)
+    return render_kept(request, "platform/game.html#live", context, look.slot)
 
 
 def open_until(obs: dict):
@@ -115,14 +123,7 @@ def spectators_live(game_id: int, request, logged_in: bool) -> SpectatorsPart | 
     if marked is None:
         viewer = Viewer(role="spectator", user=request.user if logged_in else None)
 
-        def render() -> str:
-            game, seen_by = full_game(game_id, viewer)
-            context = page_context(game, observe(game, seen_by), None, seen_by, look, feed=True)
-            text = render_marked(request, "platform/game.html#live", context)
-            pagecache.keep(look.slot, text, until=open_until(context["obs"]))
-            return text
-
-        marked = pagecache.render_once_marked(look, render)
+        marked = pagecache.render_once_marked(look, lambda: live_kept(request, game_id, viewer, look))
     if marked is None or pagecache.CSRF_PLACEHOLDER in marked:
         return None
     return SpectatorsPart(row["version"], marked, members)

@@ -19,7 +19,6 @@ import asyncio
 import contextvars
 import json
 import time
-from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
 from django.db import connections
@@ -48,22 +47,15 @@ def _render(game_id: int, request, logged_in: bool) -> SpectatorsPart | None:
         close_connections()
 
 
-def _token(game_id: int, role: str, user_id: int | None) -> str | None:
+def _token(game_id: int, role: str, user) -> str | None:
     """What a player's (or a host's) live part carries after its version: their private stamps' digest."""
     try:
         row = game_row(game_id)
         if row is None:
             return None
-        return pagecache.poll_token(Game(pk=game_id, **row), Viewer(role=role, user=_Someone(user_id)))
+        return pagecache.poll_token(Game(pk=game_id, **row), Viewer(role=role, user=user))
     finally:
         close_connections()
-
-
-@dataclass
-class _Someone:
-    """A user as far as their private stamps go: their id."""
-
-    pk: int | None
 
 
 def _version(game_id: int) -> int | None:
@@ -80,8 +72,7 @@ class Parts:
     def __init__(self):
         self.rendering: dict[tuple[int, bool], tuple[int, asyncio.Future]] = {}  # (game, logged in)
         self.written_parts: dict[tuple[int, bool, str], tuple[int, bytes]] = {}  # (game, logged in, zone)
-        self.versions: dict[int, tuple[float, asyncio.Future]] = {}  # game -> (when asked, its version)
-        self.tokens: dict[tuple, tuple[float, asyncio.Future]] = {}  # (game, role, player) -> (when, token)
+        self.fresh: dict[tuple, tuple[float, asyncio.Future]] = {}  # (game, what) -> (when asked, its future)
 
     async def part(self, game_id: int, version: int, logged_in: bool, request) -> SpectatorsPart | None:
         """The game's public part at `version` (or later) for visitors or logged-in spectators, rendered
@@ -90,14 +81,8 @@ class Parts:
         key = (game_id, logged_in)
         held = self.rendering.get(key)
         if held is None or held[0] < version:
-            future = asyncio.get_running_loop().create_future()
-            self.rendering[key] = (version, future)
-            # The sync work runs in the process's one shared thread (the caller's context is its own), not
-            # in a stream's request thread (released once the stream opened: stream._release_thread).
-            work = sync_to_async(_render)(game_id, request, logged_in)
-            asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
-        else:
-            future = held[1]
+            held = self.rendering[key] = (version, _started(_render, game_id, request, logged_in))
+        future = held[1]
         try:
             return await asyncio.shield(future)
         except Exception:
@@ -118,33 +103,34 @@ class Parts:
 
     async def version(self, game_id: int, fresh_for: float) -> int | None:
         """The game's version as of at most `fresh_for` seconds ago (one read for all the streams)."""
-        held = self.versions.get(game_id)
-        if held is None or time.monotonic() - held[0] > fresh_for or (held[1].done() and held[1].exception()):
-            future = asyncio.get_running_loop().create_future()
-            self.versions[game_id] = (time.monotonic(), future)
-            work = sync_to_async(_version)(game_id)
-            asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
-            held = self.versions[game_id]
-        return await asyncio.shield(held[1])
+        return await self._fresh((game_id, "version"), fresh_for, _version, game_id)
 
-    async def token(self, game_id: int, role: str, user_id: int | None, fresh_for: float) -> str | None:
+    async def token(self, game_id: int, role: str, user, fresh_for: float) -> str | None:
         """A player's private token (a host's: the game's hosts'), as of at most `fresh_for` seconds ago."""
-        key = (game_id, role, user_id if role == "player" else None)
-        held = self.tokens.get(key)
+        key = (game_id, "token", role, user.pk if role == "player" else None)
+        return await self._fresh(key, fresh_for, _token, game_id, role, user)
+
+    async def _fresh(self, key: tuple, fresh_for: float, step, *args):
+        """`step(*args)` as read at most `fresh_for` seconds ago, once for every stream that asks."""
+        held = self.fresh.get(key)
         if held is None or time.monotonic() - held[0] > fresh_for or (held[1].done() and held[1].exception()):
-            future = asyncio.get_running_loop().create_future()
-            self.tokens[key] = (time.monotonic(), future)
-            work = sync_to_async(_token)(game_id, role, user_id)
-            asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
-            held = self.tokens[key]
+            held = self.fresh[key] = (time.monotonic(), _started(step, *args))
         return await asyncio.shield(held[1])
 
     def forget(self, game_id: int) -> None:
         """No stream of this process follows the game any more."""
-        for kept in (self.rendering, self.written_parts, self.tokens):
+        for kept in (self.rendering, self.written_parts, self.fresh):
             for key in [key for key in kept if key[0] == game_id]:
                 del kept[key]
-        self.versions.pop(game_id, None)
+
+
+def _started(step, *args) -> asyncio.Future:
+    """`step(*args)` set going in the process's one shared thread: the future of its result. In a context of
+    its own, so not in a stream's request thread (released once the stream opened: stream._release_thread)."""
+    future = asyncio.get_running_loop().create_future()
+    work = sync_to_async(step)(*args)
+    asyncio.get_running_loop().create_task(_settle(future, work), context=contextvars.Context())
+    return future
 
 
 async def _settle(future: asyncio.Future, work) -> None:

@@ -454,7 +454,7 @@ async def _ping(game_id: int | None, watching: Watching) -> str:
             said["v"] = await hub.parts.version(game_id, settings.GENIUS_STREAM_PING_SECONDS / 2)
             if watching.role in ("player", "host"):
                 said["t"] = await hub.parts.token(
-                    game_id, watching.role, watching.user_id, settings.GENIUS_STREAM_PING_SECONDS / 2
+                    game_id, watching.role, watching.request.user, settings.GENIUS_STREAM_PING_SECONDS / 2
                 )
         except Exception:
             log.warning("Game %s's version could not be read for the ping", game_id, exc_info=True)

@@ -324,9 +324,7 @@ def game_feed(request, game_id: int):
         viewer = viewer or viewer_or_404(light, request.user)
 
         def live_part():
-            game, seen_by = game_parts.full_game(game_id, viewer)
-            context = game_parts.page_context(game, observe(game, seen_by), None, seen_by, look, feed=True)
-            return game_parts.render_cacheable(request, "platform/game.html#live", context, look.slot)
+            return pagecache.fill(game_parts.live_kept(request, game_id, viewer, look), request)
 
         # Pushed, every spectator asks at once: one renders, the others are given its body.
         body = pagecache.render_once(look, request, live_part)

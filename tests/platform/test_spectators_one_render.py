@@ -17,7 +17,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games.platform import views
+from games.platform import game_parts
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,14 +28,14 @@ SPECTATORS = 8
 def renders(monkeypatch):
     """Each render of a game's part, by the viewer's role; each takes long enough for all to ask meanwhile."""
     seen: list[str] = []
-    real = views.observe
+    real = game_parts.observe
 
     def slow(game, viewer):
         seen.append(viewer.role)
         time.sleep(0.3)
         return real(game, viewer)
 
-    monkeypatch.setattr(views, "observe", slow)
+    monkeypatch.setattr(game_parts, "observe", slow)  # the live part renders through game_parts
     return seen
 
 
