@@ -110,7 +110,7 @@ def shell(env: dict[str, str], code: str) -> str:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout

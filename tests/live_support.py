@@ -70,3 +70,27 @@ def stream_events(text: str) -> list[tuple[str, dict]]:
 
 def stream_bodies(text: str) -> list[dict]:
     return [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+
+
+# What a page's script asks of the speaker and of the Notification API, recorded in window.__beeps and
+# window.__notes (a test browser has neither a speaker nor a user to grant the permission). A test sets
+# RecordedNotification.permission (and requestPermission) after it.
+RECORDED_ALERTS = """
+window.__beeps = 0;
+window.__notes = [];
+class RecordedContext {
+  constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
+  resume() {}
+  createOscillator() {
+    return { frequency: {}, connect: (x) => x, start: () => { window.__beeps += 1; }, stop() {} };
+  }
+  createGain() {
+    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (x) => x };
+  }
+}
+window.AudioContext = RecordedContext;
+class RecordedNotification {
+  constructor(title, options) { window.__notes.push(title + " | " + ((options || {}).body || "")); }
+}
+window.Notification = RecordedNotification;
+"""

@@ -9,15 +9,13 @@ nothing awaits her any more from the stream's events ("mine", "counts").
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 import uuid
 
 import pytest
 
-from tests.embedded import ROOT, environment, free_port, var_folder
-from tests.live_nodes import answers as _answers
+from tests.embedded import environment, var_folder
+from tests.live_nodes import Node, shell
 from tests.live_support import redis_for_push
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
@@ -57,14 +55,6 @@ games.game_start(game=game, actor=hank)
 """
 
 
-def _shell(env, code: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def test_alices_lists_and_titles_follow_her_news_through_the_stream(tmp_path, embedded_database, browser):
     var = var_folder(tmp_path / "var", embedded_database.database)
     env = environment(
@@ -73,20 +63,11 @@ def test_alices_lists_and_titles_follow_her_news_through_the_stream(tmp_path, em
         GENIUS_PUSH_PREFIX=f"test-{uuid.uuid4().hex[:10]}:",
         GENIUS_STREAM_SAFETY_POLL_SECONDS="600",  # held back: only an event can fetch
     )
-    port = free_port()
-    node = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "genius.asgi:application", "--port", str(port)]
-        + ["--log-level", "warning", "--timeout-graceful-shutdown", "1"],
-        cwd=ROOT,
-        env=env,
-    )
+    node = Node(env).start()
     try:
-        until = time.monotonic() + 30
-        while not _answers(port):
-            assert time.monotonic() < until, "the node did not answer"
-            time.sleep(0.2)
-        site = f"http://127.0.0.1:{port}"
-        key = _shell(env, SESSION).split()[-1]
+        node.wait()
+        site = node.url
+        key = shell(env, SESSION).split()[-1]
         context = browser.new_context()
         context.add_cookies([{"name": "sessionid", "value": key, "url": site}])
         asked = []
@@ -108,7 +89,7 @@ def test_alices_lists_and_titles_follow_her_news_through_the_stream(tmp_path, em
         game.wait_for_timeout(1500)
         asked.clear()
 
-        _shell(env, SUBMIT.format(game=embedded_database.game))
+        shell(env, SUBMIT.format(game=embedded_database.game))
         home.wait_for_function(
             "() => document.getElementById('awaiting').innerText.includes('Nothing awaits you')",
             timeout=15000,
@@ -121,7 +102,7 @@ def test_alices_lists_and_titles_follow_her_news_through_the_stream(tmp_path, em
 
         # Another game starts with alice seated: nothing moves on this game's page but her count, which only
         # the "counts" on her own channel tells it.
-        _shell(env, ANOTHER_GAME)
+        shell(env, ANOTHER_GAME)
         home.wait_for_function(
             "() => document.getElementById('awaiting').innerText.includes('Second')", timeout=15000
         )
@@ -129,5 +110,4 @@ def test_alices_lists_and_titles_follow_her_news_through_the_stream(tmp_path, em
             page.wait_for_function("() => document.title.startsWith('(1) ')", timeout=15000)
         context.close()
     finally:
-        node.terminate()
-        node.wait(10)
+        node.stop()

@@ -19,16 +19,15 @@ import contextlib
 import os
 import re
 import subprocess
-import sys
 import time
 import uuid
 
 import pytest
 
 from tests.conftest import CHROMIUM_FLAGS
-from tests.embedded import ROOT, environment, free_port, var_folder
-from tests.live_nodes import answers as _answers
-from tests.live_support import redis_for_push
+from tests.embedded import environment, var_folder
+from tests.live_nodes import Node, shell
+from tests.live_support import RECORDED_ALERTS, redis_for_push
 
 pytestmark = [pytest.mark.browser, pytest.mark.services]
 
@@ -106,27 +105,13 @@ document.addEventListener("htmx:afterSwap", (ev) => {
 
 # bob asked for the turn alerts in this browser, and granted notifications: what the page asks of the
 # speaker and of the Notification API is recorded (a test browser has neither a speaker nor a user to grant).
-ALERTS_ON = """
+ALERTS_ON = (
+    RECORDED_ALERTS
+    + """
 try { localStorage.setItem("genius:turn-alerts", "on"); } catch (e) {}
-window.__beeps = 0;
-window.__notes = [];
-class RecordedContext {
-  constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
-  resume() {}
-  createOscillator() {
-    return { frequency: {}, connect: (x) => x, start: () => { window.__beeps += 1; }, stop() {} };
-  }
-  createGain() {
-    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (x) => x };
-  }
-}
-window.AudioContext = RecordedContext;
-class RecordedNotification {
-  constructor(title, options) { window.__notes.push(title + " | " + ((options || {}).body || "")); }
-}
 RecordedNotification.permission = "granted";
-window.Notification = RecordedNotification;
 """
+)
 
 
 @pytest.fixture
@@ -177,19 +162,6 @@ def until_true(page, check, what: str, seconds: float = WAIT / 1000) -> None:
         page.wait_for_timeout(50)
 
 
-def shell(env, script: str) -> str:
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "-c", script],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
-
-
 def shows(page, check: str, what: str) -> None:
     """Waits (generously) for `check` on the page; if it never comes true, says what its stream heard and
     which parts it swapped in. Asked from here, not with wait_for_function: its default polling rides
@@ -235,21 +207,12 @@ def test_hidden_tabs_hear_the_move_their_turn_an_unread_count_and_a_chat_line_th
     game = int(re.search(r"^marathon (\d+)$", made, re.MULTILINE).group(1))
     label = re.search(r"^label (.+)$", made, re.MULTILINE).group(1)
     sessions = dict(re.findall(r"^session (\w+) (\S+)$", made, re.MULTILINE))
-    port = free_port()
-    node = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "genius.asgi:application", "--port", str(port)]
-        + ["--log-level", "warning", "--timeout-graceful-shutdown", "1"],
-        cwd=ROOT,
-        env=env,
-    )
-    site = f"http://127.0.0.1:{port}"
+    node = Node(env).start()
+    site = node.url
     game_url, chat_url = f"{site}/games/{game}/", f"{site}/games/{game}/chats/0-1/"
     stack = contextlib.ExitStack()
     try:
-        until = time.monotonic() + 120  # the machine is shared: uvicorn may take a while to start
-        while not _answers(port):
-            assert time.monotonic() < until, "the node did not answer"
-            time.sleep(0.2)
+        node.wait(120)  # the machine is shared: uvicorn may take a while to start
         alice = browser.new_context()
         stack.callback(alice.close)
         alice.add_cookies([{"name": "sessionid", "value": sessions["alice"], "url": site}])
@@ -383,5 +346,4 @@ def test_hidden_tabs_hear_the_move_their_turn_an_unread_count_and_a_chat_line_th
         assert "Only for bob" not in watcher.locator("#live-feed").inner_text()
     finally:
         stack.close()
-        node.terminate()
-        node.wait(10)
+        node.stop()

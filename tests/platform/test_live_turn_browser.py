@@ -23,6 +23,7 @@ from games.middle_marathon import rules as marathon_rules
 from games.middle_marathon.settings import default_settings
 from games.platform.models import TurnClock
 from games.platform.services.clocks import clock_expire
+from tests.live_support import RECORDED_ALERTS
 from tests.middle_marathon.marathon_site import marathon_game, put_state, state_of
 from tests.middle_marathon.positions import make
 
@@ -33,30 +34,16 @@ BLUES_RESERVE = "document.querySelector(\".mm-players li[data-seat='0'] .mm-rese
 
 # Records what the page's script asks of the speaker and of the Notification API (a test browser has neither
 # a speaker nor a user to grant the permission).
-ALERTS_RECORDED = """
-window.__beeps = 0;
-window.__notes = [];
-class RecordedContext {
-  constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
-  resume() {}
-  createOscillator() {
-    return { frequency: {}, connect: (x) => x, start: () => { window.__beeps += 1; }, stop() {} };
-  }
-  createGain() {
-    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (x) => x };
-  }
-}
-window.AudioContext = RecordedContext;
-class RecordedNotification {
-  constructor(title, options) { window.__notes.push(title + " | " + ((options || {}).body || "")); }
-}
+ALERTS_RECORDED = (
+    RECORDED_ALERTS
+    + """
 RecordedNotification.permission = "default";
 RecordedNotification.requestPermission = () => {
   RecordedNotification.permission = "granted";
   return Promise.resolve("granted");
 };
-window.Notification = RecordedNotification;
 """
+)
 
 
 def shoot(page, name: str) -> None:
