@@ -21,7 +21,7 @@ import statistics
 import sys
 import time
 
-from wire import HOST, call, request_bytes, send
+from wire import HOST, call, processes, request_bytes, send
 
 GAME_TYPE = "middle_marathon"
 VERSION_IN_BODY = re.compile(rb"/live/\?v=(\d+)")
@@ -128,16 +128,10 @@ async def play(
         try:
             while len(moves) < wanted:
                 seat = game["state"]["pending"]["seat"]
-                token = {"Authorization": f"Token {world['player_tokens'][seat_player[seat]]}"}
-                status, mine = await call(port, "GET", f"/api/games/{gid}/", token)
-                legal = (mine or {}).get("state", {}).get("legal_actions") or []
-                if status != 200 or mine["status"] != "running" or not legal:
+                made = await move_at_random(port, world["player_tokens"][seat_player[seat]], gid, think)
+                if made is None:
                     break
-                await asyncio.sleep(random.uniform(*think))
-                posted = time.monotonic()
-                status, game = await call(
-                    port, "POST", f"/api/games/{gid}/action/", token, {"payload": random.choice(legal)}
-                )
+                mine, posted, status, game = made
                 answered = time.monotonic()
                 if status != 200:
                     errors.append(f"move answered {status}: {str(game)[:120]}")
@@ -160,6 +154,22 @@ async def play(
             await asyncio.gather(*polling, return_exceptions=True)
             for page in pages.values():
                 errors.extend(f"poll: {e}" for e in page.errors)
+
+
+async def move_at_random(port: int, api_token: str, gid: int, think: tuple):
+    """The player on move thinks a random moment, then POSTs a random legal move: (the game as read before
+    it, when it was posted, the answer's status and body); None when the game has no move to make."""
+    token = {"Authorization": f"Token {api_token}"}
+    status, mine = await call(port, "GET", f"/api/games/{gid}/", token)
+    legal = (mine or {}).get("state", {}).get("legal_actions") or []
+    if status != 200 or mine["status"] != "running" or not legal:
+        return None
+    await asyncio.sleep(random.uniform(*think))
+    posted = time.monotonic()
+    status, game = await call(
+        port, "POST", f"/api/games/{gid}/action/", token, {"payload": random.choice(legal)}
+    )
+    return mine, posted, status, game
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -398,23 +408,6 @@ def _heard(screens: list[Screen]) -> dict[str, int]:
     return total
 
 
-def processes(roots: list[int]) -> list[int]:
-    """The servers' processes: each root and its children (gunicorn's or uvicorn's workers)."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat") as f:
-                raw = f.read()
-        except OSError:
-            continue
-        ppid = int(raw[raw.rindex(")") + 2 :].split()[1])
-        if int(entry.name) in roots or ppid in roots:
-            found.append(int(entry.name))
-    return found
-
-
 def cpu_of(roots: list[int]) -> float:
     tick, total = os.sysconf("SC_CLK_TCK"), 0.0
     for pid in processes(roots):
@@ -518,16 +511,10 @@ async def _level(
     try:
         while played < moves:
             seat = game["state"]["pending"]["seat"]
-            token = {"Authorization": f"Token {world['player_tokens'][pair[seat]]}"}
-            status, mine = await call(port, "GET", f"/api/games/{gid}/", token)
-            legal = (mine or {}).get("state", {}).get("legal_actions") or []
-            if status != 200 or mine["status"] != "running" or not legal:
+            made = await move_at_random(port, world["player_tokens"][pair[seat]], gid, think)
+            if made is None:
                 break
-            await asyncio.sleep(random.uniform(*think))
-            posted = time.monotonic()
-            status, game = await call(
-                port, "POST", f"/api/games/{gid}/action/", token, {"payload": random.choice(legal)}
-            )
+            mine, posted, status, game = made
             answered.append(1000 * (time.monotonic() - posted))
             if status != 200:
                 errors.append(f"move answered {status}: {str(game)[:120]}")

@@ -10,28 +10,17 @@ has only warmed up grows in the first half and is flat in the second.
 
 from __future__ import annotations
 
-import os
 import time
 
 from openloop import requests_for, run_requests
+from wire import processes
 
 SLICE_SECONDS = 20.0
 
 
 def workers(server_pid: int) -> list[int]:
     """The gunicorn arbiter's children: its workers."""
-    found = []
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat") as f:
-                raw = f.read()
-        except OSError:  # ended between the listing and the reading
-            continue
-        if int(raw[raw.rindex(")") + 2 :].split()[1]) == server_pid:
-            found.append(int(entry.name))
-    return sorted(found)
+    return [pid for pid in processes([server_pid]) if pid != server_pid]
 
 
 def resident_mb(pid: int) -> float | None:

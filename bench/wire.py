@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 HOST = "127.0.0.1"
 
@@ -58,3 +59,20 @@ async def call(port: int, method: str, path: str, headers=None, data=None) -> tu
         return status, json.loads(answer) if answer else None
     except ValueError:
         return status, None
+
+
+def processes(roots: list[int]) -> list[int]:
+    """The servers' processes: each root and its children (gunicorn's or uvicorn's workers)."""
+    found = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat") as f:
+                raw = f.read()
+        except OSError:  # ended between the listing and the reading
+            continue
+        ppid = int(raw[raw.rindex(")") + 2 :].split()[1])
+        if int(entry.name) in roots or ppid in roots:
+            found.append(int(entry.name))
+    return found
